@@ -1,0 +1,249 @@
+#include "compare.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+
+#include "fill.h"
+
+namespace lab {
+
+namespace {
+
+constexpr size_t kMismatchesKept = 8;
+constexpr int kTileSizes[] = {8, 16, 32, 64, 128};  // candidates for "only the partial tiles"
+
+bool is_poison(float x) {
+  unsigned char bytes[sizeof x];
+  std::memcpy(bytes, &x, sizeof x);
+  for (unsigned char b : bytes) {
+    if (b != kPoisonByte) return false;
+  }
+  return true;
+}
+
+// Accumulates element comparisons and reads the pattern of the mismatches.
+class Tally {
+ public:
+  Tally(int64_t rows, int64_t cols) : rows_(rows), cols_(cols) {}
+
+  void add(int64_t r, int64_t c, float got, double expected, double bound) {
+    ++report_.checked;
+    const double error = std::fabs(double(got) - expected);
+    if (std::isfinite(error)) {
+      if (error > report_.max_abs_error) report_.max_abs_error = error;
+      const double ratio = bound > 0 ? error / bound : (error > 0 ? INFINITY : 0.0);
+      if (ratio > report_.max_error_ratio) report_.max_error_ratio = ratio;
+    }
+    if (error <= bound) {  // false for NaN
+      for (size_t t = 0; t < kTiles; ++t) interior_right_[t] += in_interior(r, c, t);
+      return;
+    }
+    ++report_.wrong;
+    if (is_poison(got)) {
+      ++report_.unwritten;
+    } else if (std::isnan(got)) {
+      ++computed_nan_;
+    }
+    for (size_t t = 0; t < kTiles; ++t) interior_wrong_[t] += in_interior(r, c, t);
+    if (report_.first.size() < kMismatchesKept) report_.first.push_back({r, c, got, expected, bound});
+  }
+
+  // The hint, from the most specific pattern to the most general. `look_alike` names what
+  // the result equals instead, when the caller found that out.
+  CheckReport finish(const char* look_alike = nullptr) {
+    CheckReport& r = report_;
+    char text[512] = "";
+    const int edge_tile = edge_only_tile();
+    if (r.wrong == 0) {
+      text[0] = '\0';
+    } else if (r.unwritten == r.checked) {
+      snprintf(text, sizeof text,
+               "nothing was written: every element still holds the NaN poison. Did the kernel "
+               "run at all (launch configuration, a grid of size 0, an early return)?");
+    } else if (look_alike != nullptr) {
+      snprintf(text, sizeof text, "%s", look_alike);
+    } else if (r.unwritten == r.wrong && edge_tile > 0) {
+      snprintf(text, sizeof text,
+               "only elements in the last rows or columns were never written: the grid does not "
+               "reach the edge of the output. Round the grid size up (ceil_div).");
+    } else if (r.unwritten > 0) {
+      snprintf(text, sizeof text,
+               "%lld elements were never written (they still hold the NaN poison): some "
+               "threads skip their element, or the grid is too small.",
+               (long long)r.unwritten);
+    } else if (edge_tile > 0) {
+      snprintf(text, sizeof text,
+               "only elements near the bottom or right edge are wrong (rows >= %lld or columns "
+               ">= %lld, the partial %d-wide tiles): check the guards on partial tiles, when "
+               "loading and when storing.",
+               (long long)(rows_ / edge_tile * edge_tile), (long long)(cols_ / edge_tile * edge_tile),
+               edge_tile);
+    } else if (computed_nan_ > 0) {
+      snprintf(text, sizeof text,
+               "some results are NaN: the kernel read memory that nobody wrote (past the end of "
+               "an input, or shared memory read before it was filled: a missing __syncthreads?).");
+    } else if (r.wrong * 2 > r.checked && r.max_error_ratio < 1e4) {
+      snprintf(text, sizeof text,
+               "most elements are close but outside the fp32 bound (up to %.0f times it): a term "
+               "missing or counted twice in each sum (loop bounds?), or arithmetic in reduced "
+               "precision (fp16, bf16, TF32).",
+               r.max_error_ratio);
+    } else if (r.wrong * 10 >= r.checked * 9) {
+      snprintf(text, sizeof text,
+               "almost every element is wrong: check the indexing (row-major: element (r, c) of "
+               "an R x C matrix is at r*C + c).");
+    } else {
+      snprintf(text, sizeof text,
+               "%lld of %lld elements are wrong, scattered: if they change from run to run, "
+               "suspect a race (a missing __syncthreads, or blocks writing the same element).",
+               (long long)r.wrong, (long long)r.checked);
+    }
+    r.hint = text;
+    return r;
+  }
+
+ private:
+  static constexpr size_t kTiles = sizeof kTileSizes / sizeof kTileSizes[0];
+
+  bool in_interior(int64_t r, int64_t c, size_t t) const {
+    const int64_t tile = kTileSizes[t];
+    return r < rows_ / tile * tile && c < cols_ / tile * tile;
+  }
+
+  // The largest tile size for which all mismatches lie in partial edge tiles while the full
+  // tiles inside hold correct results; 0 if there is none.
+  int edge_only_tile() const {
+    for (size_t t = kTiles; t-- > 0;) {
+      const int64_t tile = kTileSizes[t];
+      const bool has_partial = rows_ % tile != 0 || cols_ % tile != 0;
+      if (has_partial && interior_wrong_[t] == 0 && interior_right_[t] > 0) return int(tile);
+    }
+    return 0;
+  }
+
+  int64_t rows_, cols_;
+  CheckReport report_;
+  int64_t computed_nan_ = 0;
+  int64_t interior_wrong_[kTiles] = {};
+  int64_t interior_right_[kTiles] = {};
+};
+
+}  // namespace
+
+CheckReport check_matmul(const float* C, int M, int N, const MatmulReference& ref) {
+  Tally tally(M, N);
+  for (size_t i = 0; i < ref.rows.size(); ++i) {
+    const int64_t row = ref.rows[i];
+    for (int64_t col = 0; col < N; ++col) {
+      const size_t at = i * size_t(N) + size_t(col);
+      tally.add(row, col, C[size_t(row) * N + col], ref.value[at], error_bound(ref.magnitude[at]));
+    }
+  }
+  CheckReport report = tally.finish();
+  // A square result that is wrong but right when read transposed: swapped indices.
+  if (!report.pass() && M == N && int(ref.rows.size()) == M && report.unwritten < report.checked) {
+    bool transposed = true;
+    for (int64_t i = 0; i < M && transposed; ++i) {
+      for (int64_t j = 0; j < N && transposed; ++j) {
+        const size_t at = size_t(i) * N + size_t(j);
+        transposed = std::fabs(double(C[size_t(j) * N + i]) - ref.value[at]) <= error_bound(ref.magnitude[at]);
+      }
+    }
+    if (transposed) {
+      Tally again(M, N);
+      for (size_t i = 0; i < ref.rows.size(); ++i) {
+        for (int64_t col = 0; col < N; ++col) {
+          const size_t at = i * size_t(N) + size_t(col);
+          again.add(ref.rows[i], col, C[size_t(ref.rows[i]) * N + col], ref.value[at],
+                    error_bound(ref.magnitude[at]));
+        }
+      }
+      report = again.finish(
+          "the result is the transpose of the expected one: are the row and column indices "
+          "swapped (when reading A or B, or when writing C)?");
+    }
+  }
+  return report;
+}
+
+CheckReport check_exact(const float* got, const float* expected, int rows, int cols, const float* input) {
+  Tally tally(rows, cols);
+  const size_t n = size_t(rows) * size_t(cols);
+  bool same_bits = true;
+  for (size_t i = 0; i < n; ++i) {
+    // Bit-exact: compare representations, so that -0.0 != 0.0 and NaN != NaN.
+    same_bits = std::memcmp(&got[i], &expected[i], sizeof(float)) == 0;
+    tally.add(int64_t(i / cols), int64_t(i % cols), got[i], expected[i], same_bits ? INFINITY : -1.0);
+  }
+  const bool is_copy = input != nullptr && n > 1 && rows != 1 && cols != 1 &&
+                       std::memcmp(got, input, n * sizeof(float)) == 0;
+  return tally.finish(is_copy ? "the output equals the input element for element: it was copied, "
+                                "not transposed (out[c][r] must receive in[r][c])."
+                              : nullptr);
+}
+
+CheckReport check_dot(float got, const DotReference& ref) {
+  Tally tally(1, 1);
+  tally.add(0, 0, got, ref.value, error_bound(ref.magnitude));
+  return tally.finish();
+}
+
+CheckReport check_finite(const float* got, int64_t rows, int64_t cols) {
+  Tally tally(rows, cols);
+  for (int64_t i = 0; i < rows * cols; ++i) {
+    const bool finite = std::isfinite(got[i]);
+    tally.add(i / cols, i % cols, got[i], finite ? got[i] : 0.0, finite ? 0.0 : -1.0);
+  }
+  return tally.finish();
+}
+
+CheckReport check_untouched(const float* got, int64_t count) {
+  Tally tally(1, count);
+  for (int64_t i = 0; i < count; ++i) {
+    if (is_poison(got[i])) {
+      tally.add(0, i, 0.0f, 0.0, 0.0);
+    } else {
+      tally.add(0, i, got[i], NAN, -1.0);
+    }
+  }
+  return tally.finish(
+      "a size is 0, so the launcher must do nothing, but the output was written: return "
+      "before launching when there is no work.");
+}
+
+std::string format_report(const CheckReport& r, const char* indent) {
+  std::string out;
+  char line[512];
+  if (r.pass()) {
+    snprintf(line, sizeof line, "PASS: %lld of %lld elements within the bound (largest error %.2f of the bound, %.3g absolute)\n",
+             (long long)r.checked, (long long)r.checked, r.max_error_ratio, r.max_abs_error);
+    return line;
+  }
+  snprintf(line, sizeof line, "FAIL: %lld of %lld elements wrong", (long long)r.wrong,
+           (long long)r.checked);
+  out += line;
+  if (r.unwritten > 0) {
+    snprintf(line, sizeof line, " (%lld never written)", (long long)r.unwritten);
+    out += line;
+  }
+  out += "\n";
+  for (const Mismatch& m : r.first) {
+    if (m.bound < 0) {  // bit-exact comparison
+      snprintf(line, sizeof line, "%s  at (%lld, %lld): got %.9g, expected %.9g exactly\n", indent,
+               (long long)m.row, (long long)m.col, m.got, m.expected);
+    } else {
+      snprintf(line, sizeof line, "%s  at (%lld, %lld): got %.9g, expected %.9g +- %.2g\n", indent,
+               (long long)m.row, (long long)m.col, m.got, m.expected, m.bound);
+    }
+    out += line;
+  }
+  if (r.wrong > int64_t(r.first.size())) {
+    snprintf(line, sizeof line, "%s  ... and %lld more\n", indent, (long long)(r.wrong - int64_t(r.first.size())));
+    out += line;
+  }
+  if (!r.hint.empty()) out += std::string(indent) + "hint: " + r.hint + "\n";
+  return out;
+}
+
+}  // namespace lab

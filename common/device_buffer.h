@@ -1,0 +1,107 @@
+// Device memory that frees itself, and copies between host and device.
+#pragma once
+
+#include <cstddef>
+#include <cstring>
+#include <utility>
+#include <vector>
+
+#include "cuda_check.h"
+
+namespace lab {
+
+template <class T>
+class DeviceBuffer {
+ public:
+  DeviceBuffer() = default;
+  explicit DeviceBuffer(size_t count) : count_(count) {
+    if (count_ > 0) CUDA_CHECK(cudaMalloc(&data_, count_ * sizeof(T)));
+  }
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+  DeviceBuffer(DeviceBuffer&& other) noexcept { swap(other); }
+  DeviceBuffer& operator=(DeviceBuffer&& other) noexcept {
+    DeviceBuffer(std::move(other)).swap(*this);
+    return *this;
+  }
+  // Unchecked: after a sticky error (an illegal address) cudaFree fails too, and the error
+  // that matters has been reported already.
+  ~DeviceBuffer() { cudaFree(data_); }
+
+  T* get() const { return data_; }
+  size_t size() const { return count_; }
+  size_t bytes() const { return count_ * sizeof(T); }
+
+  void upload(const T* host, size_t count) {
+    CUDA_CHECK(cudaMemcpy(data_, host, count * sizeof(T), cudaMemcpyHostToDevice));
+  }
+  void upload(const std::vector<T>& host) { upload(host.data(), host.size()); }
+  void download(T* host, size_t count) const {
+    CUDA_CHECK(cudaMemcpy(host, data_, count * sizeof(T), cudaMemcpyDeviceToHost));
+  }
+  std::vector<T> download() const {
+    std::vector<T> host(count_);
+    download(host.data(), count_);
+    return host;
+  }
+  void fill_bytes(unsigned char byte) { CUDA_CHECK(cudaMemset(data_, byte, bytes())); }
+
+ private:
+  void swap(DeviceBuffer& other) noexcept {
+    std::swap(data_, other.data_);
+    std::swap(count_, other.count_);
+  }
+
+  T* data_ = nullptr;
+  size_t count_ = 0;
+};
+
+// An output buffer with guard zones before and after it, filled with a canary pattern that
+// no kernel computes. A kernel that writes past either end of its output (a grid one tile
+// too large without a bounds guard) changes a canary, and guards_intact() says where.
+class GuardedOutput {
+ public:
+  static constexpr size_t kGuard = 1024;          // floats on each side: 4 KiB, keeps alignment
+  static constexpr unsigned kCanaryBits = 0x7FA1B2C3u;  // a NaN with a payload of our own
+
+  explicit GuardedOutput(size_t count) : count_(count), buffer_(count + 2 * kGuard) {
+    std::vector<float> guard(kGuard, canary());
+    CUDA_CHECK(cudaMemcpy(buffer_.get(), guard.data(), kGuard * sizeof(float), cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemcpy(buffer_.get() + kGuard + count_, guard.data(), kGuard * sizeof(float),
+                          cudaMemcpyHostToDevice));
+  }
+
+  float* get() const { return buffer_.get() + kGuard; }
+  size_t size() const { return count_; }
+  void poison(unsigned char byte) { CUDA_CHECK(cudaMemset(get(), byte, count_ * sizeof(float))); }
+  void download(float* host) const {
+    CUDA_CHECK(cudaMemcpy(host, get(), count_ * sizeof(float), cudaMemcpyDeviceToHost));
+  }
+
+  // How many canaries changed before and after the output.
+  std::pair<size_t, size_t> damaged_guards() const {
+    std::vector<float> before(kGuard), after(kGuard);
+    CUDA_CHECK(cudaMemcpy(before.data(), buffer_.get(), kGuard * sizeof(float), cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(after.data(), buffer_.get() + kGuard + count_, kGuard * sizeof(float),
+                          cudaMemcpyDeviceToHost));
+    size_t damaged_before = 0, damaged_after = 0;
+    for (size_t i = 0; i < kGuard; ++i) {
+      damaged_before += !is_canary(before[i]);
+      damaged_after += !is_canary(after[i]);
+    }
+    return {damaged_before, damaged_after};
+  }
+
+ private:
+  static float canary() {
+    float f;
+    std::memcpy(&f, &kCanaryBits, sizeof f);
+    return f;
+  }
+  static bool is_canary(float f) { return std::memcmp(&f, &kCanaryBits, sizeof f) == 0; }
+
+  size_t count_;
+  DeviceBuffer<float> buffer_;
+};
+
+}  // namespace lab

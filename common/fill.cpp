@@ -1,0 +1,30 @@
+#include "fill.h"
+
+#include <cstring>
+
+namespace lab {
+
+namespace {
+
+// splitmix64: a counter-based generator, so element i needs no state from element i-1.
+uint64_t mix(uint64_t x) {
+  x += 0x9E3779B97F4A7C15ull;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  return x ^ (x >> 31);
+}
+
+}  // namespace
+
+void fill_uniform(float* data, size_t n, uint64_t seed, uint64_t stream) {
+  const uint64_t key = mix(mix(seed) ^ (stream * 0xD1B54A32D192ED03ull));
+  for (size_t i = 0; i < n; ++i) {
+    // 24 random bits -> k / 2^23 - 1 for k in [0, 2^24): exact in fp32.
+    uint32_t bits = uint32_t(mix(key + i) >> 40);
+    data[i] = float(bits) * 0x1p-23f - 1.0f;
+  }
+}
+
+void fill_poison(float* data, size_t n) { std::memset(data, kPoisonByte, n * sizeof(float)); }
+
+}  // namespace lab

@@ -1,0 +1,141 @@
+#include "subprocess.h"
+
+#include <chrono>
+#include <csignal>
+#include <cstring>
+#include <fcntl.h>
+#include <poll.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char** environ;
+
+namespace lab {
+
+std::string RunResult::describe() const {
+  char text[96];
+  if (spawn_failed) return "could not be started";
+  if (timed_out) {
+    snprintf(text, sizeof text, "timed out after %.1f s", seconds);
+  } else if (signal != 0) {
+    snprintf(text, sizeof text, "killed by SIG%s", sigabbrev_np(signal) ? sigabbrev_np(signal) : "?");
+  } else {
+    snprintf(text, sizeof text, "exit %d", exit_code);
+  }
+  return text;
+}
+
+namespace {
+
+// The child's environment: the caller's, with the extra entries replacing same-named ones.
+std::vector<std::string> child_environment(const std::vector<std::string>& extra) {
+  std::vector<std::string> env;
+  for (char** e = environ; *e != nullptr; ++e) {
+    std::string entry = *e;
+    std::string name = entry.substr(0, entry.find('='));
+    bool replaced = false;
+    for (const std::string& x : extra) replaced |= x.compare(0, name.size() + 1, name + "=") == 0;
+    if (!replaced) env.push_back(entry);
+  }
+  env.insert(env.end(), extra.begin(), extra.end());
+  return env;
+}
+
+std::vector<char*> c_strings(std::vector<std::string>& strings) {
+  std::vector<char*> out;
+  for (std::string& s : strings) out.push_back(s.data());
+  out.push_back(nullptr);
+  return out;
+}
+
+}  // namespace
+
+RunResult run_command(const std::vector<std::string>& argv_in, const RunOptions& options) {
+  using clock = std::chrono::steady_clock;
+  RunResult result;
+  int pipe_fds[2];
+  if (argv_in.empty() || pipe2(pipe_fds, O_CLOEXEC) != 0) {
+    result.spawn_failed = true;
+    result.output = "run_command: no command, or no pipe";
+    return result;
+  }
+
+  std::vector<std::string> argv = argv_in;
+  std::vector<std::string> env = child_environment(options.env);
+  std::vector<char*> c_argv = c_strings(argv);
+  std::vector<char*> c_env = c_strings(env);
+
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_adddup2(&actions, pipe_fds[1], STDOUT_FILENO);
+  posix_spawn_file_actions_adddup2(&actions, pipe_fds[1], STDERR_FILENO);
+  if (!options.cwd.empty()) posix_spawn_file_actions_addchdir_np(&actions, options.cwd.c_str());
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  // A process group of its own, so that a timeout kills whatever the command started too.
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+  posix_spawnattr_setpgroup(&attr, 0);
+
+  const auto start = clock::now();
+  pid_t pid = -1;
+  int err = posix_spawnp(&pid, c_argv[0], &actions, &attr, c_argv.data(), c_env.data());
+  posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attr);
+  close(pipe_fds[1]);
+  if (err != 0) {
+    close(pipe_fds[0]);
+    result.spawn_failed = true;
+    result.output = "cannot run " + argv[0] + ": " + strerror(err) + "\n";
+    return result;
+  }
+
+  // Collect output until the child exits or time runs out. The pipe may close before the
+  // child exits, or stay open after it (a grandchild holds it): neither ends the wait.
+  char buffer[65536];
+  auto take_output = [&](int wait_ms) {
+    pollfd pfd{pipe_fds[0], POLLIN, 0};
+    if (poll(&pfd, 1, wait_ms) <= 0) return false;
+    ssize_t n = read(pipe_fds[0], buffer, sizeof buffer);
+    if (n <= 0) return false;
+    size_t room = options.max_output - std::min(options.max_output, result.output.size());
+    result.output.append(buffer, std::min<size_t>(room, size_t(n)));
+    return true;
+  };
+  int status = 0;
+  bool reaped = false;
+  bool pipe_open = true;
+  while (!reaped) {
+    double elapsed = std::chrono::duration<double>(clock::now() - start).count();
+    if (options.timeout_s > 0 && elapsed >= options.timeout_s) {
+      result.timed_out = true;
+      break;
+    }
+    int wait_ms = 50;
+    if (options.timeout_s > 0) wait_ms = std::min(wait_ms, int((options.timeout_s - elapsed) * 1000) + 1);
+    if (pipe_open) {
+      pollfd pfd{pipe_fds[0], POLLIN, 0};
+      if (poll(&pfd, 1, wait_ms) > 0) {
+        if (pfd.revents & POLLIN) take_output(0);
+        else pipe_open = false;  // every writer closed it
+      }
+    } else {
+      usleep(wait_ms * 1000);
+    }
+    reaped = waitpid(pid, &status, WNOHANG) == pid;
+  }
+  while (reaped && take_output(0)) {}  // what was written just before the exit
+  kill(-pid, SIGKILL);  // the whole group: leftovers of a finished command, or a hung one
+  if (!reaped) waitpid(pid, &status, 0);
+  close(pipe_fds[0]);
+
+  result.seconds = std::chrono::duration<double>(clock::now() - start).count();
+  if (!result.timed_out) {
+    if (WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
+    if (WIFSIGNALED(status)) result.signal = WTERMSIG(status);
+  }
+  return result;
+}
+
+}  // namespace lab
