@@ -1,0 +1,78 @@
+# cpusim, the CPU backend: the top-level Makefile includes this after defining BUILD.
+#   cpusim-runtime   the runtime library in its four flavors (build/cpusim/<flavor>/libcpusim.a)
+#   cpusim-suite     the suite of small CUDA programs (tests/cpusim/) in $(BUILD)/cpu/cpusim-suite/
+#   cpusim-table     runs the suite and prints one line per program (compare: run-on-gpu.sh)
+#   bench-cpusim     fiber switch cost and a 512^3 tiled matmul, on one OS thread
+# cpucc keeps its own cache in build/cpusim (content stamps, flock), so these rules only say
+# when to ask it; it is safe under make -j.
+
+CPUCC := common/cpu/cpucc
+CPUSIM_CACHE := build/cpusim
+CPUSIM_FLAVORS := plain debug asan tsan
+CPUSIM_HEADERS := $(wildcard common/cpu/include/*.h common/cpu/include/cpusim/*.h)
+CPUSIM_RUNTIME_SOURCES := $(wildcard common/cpu/src/*.cpp common/cpu/src/*.h) $(CPUSIM_HEADERS) \
+  common/cpu/rewrite.cpp $(CPUCC)
+CPUSIM_RUNTIME_LIBS := $(foreach f,$(CPUSIM_FLAVORS),$(CPUSIM_CACHE)/$(f)/libcpusim.a)
+
+.PHONY: cpusim-runtime cpusim-suite cpusim-table bench-cpusim
+cpusim-runtime: $(CPUSIM_RUNTIME_LIBS)
+
+# When cpucc finds its stamp current it builds nothing; the touch tells make so.
+$(CPUSIM_CACHE)/%/libcpusim.a: $(CPUSIM_RUNTIME_SOURCES)
+	$(CPUCC) --build-runtime $*
+	@touch $@
+
+# ---- the suite ----
+CPUSIM_SUITE_DIR := $(BUILD)/cpu/cpusim-suite
+CPUSIM_SUITE_PROGRAMS := vector_add matmul_shared warp_reduce indexing shared_static shared_dynamic \
+  sync_variants warp_ops atomics vector_types math_funcs templates runtime_api printf_kernel \
+  too_many_threads big_dynamic_smem uninitialized missing_barrier divergent_barrier \
+  early_return_barrier warp_mask_exited oob_global oob_shared race_blocks assert_fail \
+  crash_null host_pointer_arg stack_overflow spin_wait
+CPUSIM_SUITE_ASAN := oob_global oob_shared vector_add
+CPUSIM_SUITE_TSAN := race_blocks missing_barrier matmul_shared warp_reduce
+# Also built: host_main (a .cu and a .cpp file), and two programs that nvcc does not build:
+# compile_fail/static_smem_too_big (ptxas rejects it) and cpu_only/kernel_exception.
+CPUSIM_SUITE_PLAIN_BINS := $(addprefix $(CPUSIM_SUITE_DIR)/,$(CPUSIM_SUITE_PROGRAMS) host_main \
+  static_smem_too_big kernel_exception)
+CPUSIM_SUITE_ASAN_BINS := $(addprefix $(CPUSIM_SUITE_DIR)/,$(addsuffix .asan,$(CPUSIM_SUITE_ASAN)))
+CPUSIM_SUITE_TSAN_BINS := $(addprefix $(CPUSIM_SUITE_DIR)/,$(addsuffix .tsan,$(CPUSIM_SUITE_TSAN)))
+CPUSIM_SUITE_BINS := $(CPUSIM_SUITE_PLAIN_BINS) $(CPUSIM_SUITE_ASAN_BINS) $(CPUSIM_SUITE_TSAN_BINS)
+CPUSIM_SUITE_DEPS := tests/cpusim/check.cuh $(CPUSIM_HEADERS)
+
+cpusim-suite: $(CPUSIM_SUITE_BINS)
+
+$(CPUSIM_SUITE_DIR):
+	mkdir -p $@
+
+$(addprefix $(CPUSIM_SUITE_DIR)/,$(CPUSIM_SUITE_PROGRAMS) bench_cpusim): $(CPUSIM_SUITE_DIR)/%: tests/cpusim/%.cu \
+    $(CPUSIM_SUITE_DEPS) $(CPUSIM_CACHE)/plain/libcpusim.a | $(CPUSIM_SUITE_DIR)
+	$(CPUCC) -O2 $< -o $@
+$(CPUSIM_SUITE_ASAN_BINS): $(CPUSIM_SUITE_DIR)/%.asan: tests/cpusim/%.cu $(CPUSIM_SUITE_DEPS) \
+    $(CPUSIM_CACHE)/asan/libcpusim.a | $(CPUSIM_SUITE_DIR)
+	$(CPUCC) -fsanitize=address $< -o $@
+$(CPUSIM_SUITE_TSAN_BINS): $(CPUSIM_SUITE_DIR)/%.tsan: tests/cpusim/%.cu $(CPUSIM_SUITE_DEPS) \
+    $(CPUSIM_CACHE)/tsan/libcpusim.a | $(CPUSIM_SUITE_DIR)
+	$(CPUCC) -fsanitize=thread $< -o $@
+$(CPUSIM_SUITE_DIR)/kernel_exception: tests/cpusim/cpu_only/kernel_exception.cu $(CPUSIM_HEADERS) \
+    $(CPUSIM_CACHE)/plain/libcpusim.a | $(CPUSIM_SUITE_DIR)
+	$(CPUCC) -O2 $< -o $@
+$(CPUSIM_SUITE_DIR)/static_smem_too_big: tests/cpusim/compile_fail/static_smem_too_big.cu $(CPUSIM_SUITE_DEPS) \
+    $(CPUSIM_CACHE)/plain/libcpusim.a | $(CPUSIM_SUITE_DIR)
+	$(CPUCC) -O2 $< -o $@
+
+# A kernel file and a host .cpp file, compiled separately and linked (cpucc -c).
+$(CPUSIM_SUITE_DIR)/host_kernels.o: tests/cpusim/host_kernels.cu tests/cpusim/host_launcher.h $(CPUSIM_HEADERS) \
+    $(CPUSIM_CACHE)/plain/libcpusim.a | $(CPUSIM_SUITE_DIR)
+	$(CPUCC) -O2 -c $< -o $@
+$(CPUSIM_SUITE_DIR)/host_main.o: tests/cpusim/host_main.cpp tests/cpusim/host_launcher.h $(CPUSIM_HEADERS) \
+    $(CPUSIM_CACHE)/plain/libcpusim.a | $(CPUSIM_SUITE_DIR)
+	$(CPUCC) -O2 -c $< -o $@
+$(CPUSIM_SUITE_DIR)/host_main: $(CPUSIM_SUITE_DIR)/host_kernels.o $(CPUSIM_SUITE_DIR)/host_main.o
+	$(CPUCC) $^ -o $@
+
+cpusim-table: cpusim-suite
+	CPUSIM_SUITE_DIR=$(CPUSIM_SUITE_DIR) tests/cpusim/run-on-cpu.sh
+
+bench-cpusim: $(CPUSIM_SUITE_DIR)/bench_cpusim
+	CPUSIM_THREADS=1 $<

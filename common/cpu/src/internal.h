@@ -1,0 +1,179 @@
+// The runtime's shared vocabulary: a CUDA thread (a fiber), a block (the fibers that one OS
+// thread runs together), a launch (a grid of blocks spread over a pool of OS threads).
+#pragma once
+
+#include <atomic>
+#include <boost/context/fiber.hpp>
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "../include/cpusim/cpusim.h"
+
+namespace cpusim::detail {
+
+struct call_site {
+  const char* file = nullptr;
+  int line = 0;
+};
+bool same_site(call_site a, call_site b);
+std::string where(call_site s);  // "file:line"
+
+// ---- settings, read once from the environment ----
+enum class schedule_kind { forward, reverse, random };
+struct settings {
+  int threads;              // CPUSIM_THREADS: OS threads that run blocks
+  schedule_kind schedule;   // CPUSIM_SCHEDULE: order of threads between barriers, and of blocks
+  uint64_t seed;            // CPUSIM_SCHEDULE=random:SEED
+  size_t stack_bytes;       // CPUSIM_STACK_KB: the stack of each CUDA thread
+  double timeout_s;         // CPUSIM_TIMEOUT_S: the watchdog's limit for one launch
+  const char* launch_log;   // CPUSIM_LAUNCH_LOG: file that gets one line per launch
+};
+const settings& config();
+
+// ---- fiber stacks ----
+struct stack_span {
+  char* base = nullptr;  // lowest usable address; the guard page lies just below
+  size_t size = 0;
+};
+// The stacks of an OS thread, reused from block to block (and, under ThreadSanitizer, fiber
+// identities: see scheduler.cpp).
+struct stack_pool {
+  std::vector<stack_span> by_thread;
+  std::vector<void*> tsan_fibers;
+  stack_span take(int thread);
+  void forget(int thread);  // the stack of an abandoned fiber is never used again
+};
+
+// ---- one CUDA thread ----
+enum class thread_state : uint8_t { runnable, at_barrier, at_warp_op, finished, abandoned };
+
+struct warp_request {
+  warp_op op;
+  unsigned mask;
+  unsigned long long value;
+  int param;
+  int width;
+  unsigned parity;  // ThreadSanitizer: its arrival object; then the completing lane's token (sync.cpp)
+};
+
+struct thread_slot {
+  boost::context::fiber context;    // the suspended fiber (empty while it runs or once it ended)
+  boost::context::fiber scheduler;  // held by the running fiber: where it yields to
+  uint3 index;
+  int linear = 0;
+  thread_state state = thread_state::runnable;
+  call_site site;                   // the barrier or warp operation it waits at
+  call_site last_barrier;           // the last barrier it passed, for diagnostics
+  call_site returned;               // its last `return;` in a kernel body
+  int predicate = 0, barrier_result = 0;
+  unsigned barrier_parity = 0;
+  warp_request warp{};
+  unsigned long long warp_result = 0;
+  unsigned warp_ops = 0;
+  stack_span stack;
+  int pool_index = 0;               // which of the OS thread's stacks (see scheduler.cpp)
+  // sanitizer bookkeeping for fiber switches
+  void* fiber_fake_stack = nullptr;
+  void* scheduler_fake_stack = nullptr;
+  const void* scheduler_stack_bottom = nullptr;
+  size_t scheduler_stack_size = 0;
+  void* tsan_fiber = nullptr;
+};
+
+struct launch_state;
+
+// A __shared__ allocation of the running block.
+struct shared_region {
+  const void* site;
+  char* data;
+  size_t size;
+  const char* name;
+  call_site declared;
+};
+
+// ---- one block: its fibers and its synchronization state ----
+struct block_context {
+  launch_state* launch = nullptr;
+  uint3 index{};
+  unsigned long long linear_index = 0;
+  int nthreads = 0;
+  std::vector<thread_slot> threads;
+  std::vector<int> runnable;        // fibers to resume in the next round
+  int live = 0;                     // not finished
+  int at_barrier = 0;
+  call_site barrier_site;
+  barrier_kind barrier_type = barrier_plain;
+  int barrier_mismatch = -1;        // a thread waiting at another barrier than the first one
+  unsigned barrier_generation = 0;
+  std::vector<shared_region> shared;
+  size_t static_shared_bytes = 0;
+  cudaError_t fault = cudaSuccess;
+  std::mt19937_64 rng;
+  std::vector<char> tsan_sync;      // addresses that barriers and warp ops release and acquire
+  void* tsan_scheduler = nullptr;
+};
+
+// ---- one launch ----
+struct launch_state {
+  launch_site site;
+  dim3 grid, block;
+  size_t dynamic_bytes = 0;
+  void (*invoke)(const void*) = nullptr;
+  const void* body = nullptr;
+  int nthreads = 0;
+  unsigned long long total_blocks = 0;
+  unsigned long long order_a = 1, order_b = 0;  // block i runs as (a*i + b) mod total
+  std::atomic<unsigned long long> next_block{0};
+  std::atomic<int> error{cudaSuccess};
+  std::atomic<size_t> static_shared_bytes{0};
+};
+
+// ---- per OS thread ----
+struct shared_arena {
+  char* memory = nullptr;
+  size_t capacity = 0, used = 0;
+  void begin_block(block_context& b, size_t dynamic_bytes);
+  void* allocate(size_t size, size_t align);
+};
+struct worker {
+  stack_pool stacks;
+  shared_arena arena;
+  block_context block;
+  unsigned long long blocks_run = 0;
+};
+worker& this_worker();
+
+extern __thread thread_slot* current_thread;
+extern char tsan_launch_done;  // each fiber releases it as it ends; the host acquires it
+extern __thread block_context* current_block;
+
+// ---- running blocks (scheduler.cpp, sync.cpp) ----
+void run_block(launch_state& launch, unsigned long long linear_index, worker& w);
+void yield_to_scheduler(thread_slot& t);
+bool complete_barrier(block_context& b);      // at quiescence: release a full barrier
+bool complete_active_masks(block_context& b);
+void diagnose_deadlock(block_context& b);     // at quiescence when nothing can proceed
+void tsan_acquire_after_wait(block_context& b, thread_slot& t);
+
+// ---- errors and reports (faults.cpp) ----
+void report(const std::string& text);         // each line prefixed with "cpusim: "
+std::string describe_thread(const uint3& t);
+std::string kernel_and_block(const block_context& b);
+// A fault in the running block. From a fiber this never returns: the fiber is abandoned.
+[[noreturn]] void fault_in_thread(cudaError_t error, const std::string& text);
+void fault_in_block(block_context& b, cudaError_t error, const std::string& text);
+void install_crash_handlers();
+void watchdog_arm(const launch_state* launch);
+
+// ---- runtime state (api.cpp, memory.cpp) ----
+cudaError_t sticky_error();
+void set_sticky_error(cudaError_t e);
+cudaError_t record_error(cudaError_t e);  // remembers e for cudaGetLastError, returns it
+size_t dynamic_smem_limit(const void* key);
+bool device_accessible(const void* p);
+bool take_bad_argument(int* index, const void** pointer);  // from check_kernel_args
+void free_all_allocations();
+
+}  // namespace cpusim::detail

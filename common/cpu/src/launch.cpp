@@ -1,0 +1,212 @@
+// A kernel launch: check the configuration as the CUDA driver does, then run the grid's blocks on
+// a pool of CPUSIM_THREADS OS threads (the calling thread is one of them) and return when all are
+// done. Configuration errors come back through cudaGetLastError and the kernel does not run;
+// a fault while it runs becomes the sticky error of every later call, as on a GPU.
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <condition_variable>
+#include <mutex>
+#include <numeric>
+#include <thread>
+
+#include "internal.h"
+#include "sanitizer.h"
+
+namespace cpusim::detail {
+
+worker& this_worker() {
+  static thread_local worker* w = new worker;  // never freed: fibers may still point into it at exit
+  return *w;
+}
+
+namespace {
+
+void run_blocks(launch_state& launch) {
+  install_crash_handlers();
+  worker& w = this_worker();
+  while (launch.error.load(std::memory_order_relaxed) == cudaSuccess) {
+    const unsigned long long i = launch.next_block++;
+    if (i >= launch.total_blocks) break;
+    const unsigned long long block =
+        (unsigned long long)(((unsigned __int128)launch.order_a * i + launch.order_b) % launch.total_blocks);
+    run_block(launch, block, w);
+  }
+}
+
+// The OS threads that run blocks besides the caller; started at the first launch that needs them.
+class thread_pool {
+ public:
+  void run(launch_state& launch) {
+    const int helpers = int(std::min<unsigned long long>(config().threads, launch.total_blocks)) - 1;
+    if (helpers > 0) {
+      std::unique_lock<std::mutex> lock(mutex_);
+      while (int(threads_.size()) < helpers) threads_.emplace_back([this] { serve(); });
+      current_ = &launch;
+      wanted_ = helpers;
+      ++generation_;
+      work_.notify_all();
+    }
+    run_blocks(launch);
+    if (helpers > 0) {
+      std::unique_lock<std::mutex> lock(mutex_);
+      done_.wait(lock, [this] { return wanted_ == 0 && busy_ == 0; });
+      current_ = nullptr;
+    }
+  }
+
+ private:
+  void serve() {
+    unsigned long long seen = 0;
+    std::unique_lock<std::mutex> lock(mutex_);
+    for (;;) {
+      work_.wait(lock, [&] { return generation_ != seen && wanted_ > 0; });
+      seen = generation_;
+      --wanted_;
+      ++busy_;
+      launch_state* launch = current_;
+      lock.unlock();
+      run_blocks(*launch);
+      lock.lock();
+      --busy_;
+      done_.notify_all();
+    }
+  }
+
+  std::mutex mutex_;
+  std::condition_variable work_, done_;
+  std::vector<std::thread> threads_;
+  launch_state* current_ = nullptr;
+  unsigned long long generation_ = 0;
+  int wanted_ = 0, busy_ = 0;
+};
+
+thread_pool& pool() {
+  static thread_pool* p = new thread_pool;  // its threads live until the process exits
+  return *p;
+}
+
+std::string dims(dim3 d) {
+  return std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z);
+}
+
+// The check the driver makes before a kernel runs; "" when the configuration is valid.
+std::string configuration_problem(dim3 grid, dim3 block) {
+  const unsigned long long threads = (unsigned long long)block.x * block.y * block.z;
+  if (block.x == 0 || block.y == 0 || block.z == 0) return "block (" + dims(block) + ") has a zero dimension";
+  if (threads > 1024)
+    return "block (" + dims(block) + ") has " + std::to_string(threads) + " threads; a block has at most 1024";
+  if (block.x > 1024 || block.y > 1024 || block.z > 64)
+    return "block (" + dims(block) + ") exceeds the largest block dimensions (1024,1024,64)";
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0) return "grid (" + dims(grid) + ") has a zero dimension";
+  if (grid.x > 2147483647u || grid.y > 65535 || grid.z > 65535)
+    return "grid (" + dims(grid) + ") exceeds the largest grid dimensions (2147483647,65535,65535)";
+  return "";
+}
+
+void log_launch(const launch_site& site, dim3 grid, dim3 block, size_t dynamic, size_t statics, cudaError_t status) {
+  const char* path = config().launch_log;
+  if (path == nullptr || *path == 0) return;
+  std::string name = site.name;
+  for (char& c : name)
+    if (c == ' ') c = '_';  // one token per field
+  const std::string line = "kernel=" + name + " grid=" + dims(grid) + " block=" + dims(block) +
+                           " dynamic_smem=" + std::to_string(dynamic) + " static_smem=" + std::to_string(statics) +
+                           " site=" + where({site.file, site.line}) + " status=" + cudaGetErrorName(status) + "\n";
+  // One write to an O_APPEND file: lines of concurrent processes do not interleave.
+  const int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+  if (fd < 0) return;
+  (void)!write(fd, line.data(), line.size());
+  close(fd);
+}
+
+std::string launch_name(const launch_site& site) {
+  return "launch of '" + std::string(site.name) + "' at " + where({site.file, site.line});
+}
+
+}  // namespace
+
+void launch_kernel(const launch_site& site, dim3 grid, dim3 block, size_t dynamic_smem, cudaStream_t,
+                   void (*invoke)(const void*), const void* body) {
+  int bad_index = -1;
+  const void* bad_pointer = nullptr;
+  const bool bad_argument = take_bad_argument(&bad_index, &bad_pointer);
+
+  if (cudaError_t e = sticky_error()) {
+    static std::once_flag once;
+    std::call_once(once, [&] {
+      report(launch_name(site) + " did not run: an earlier kernel failed (" + cudaGetErrorName(e) +
+             "); as on a GPU, every later CUDA call returns that error");
+    });
+    record_error(e);
+    log_launch(site, grid, block, dynamic_smem, 0, e);
+    return;
+  }
+  const std::string problem = configuration_problem(grid, block);
+  if (!problem.empty()) {
+    report(launch_name(site) + " failed: " + problem + " (cudaErrorInvalidConfiguration)");
+    log_launch(site, grid, block, dynamic_smem, 0, record_error(cudaErrorInvalidConfiguration));
+    return;
+  }
+  const size_t limit = dynamic_smem_limit(site.key);
+  if (dynamic_smem > limit) {
+    report(launch_name(site) + " failed: it asks for " + std::to_string(dynamic_smem) +
+           " bytes of dynamic shared memory, more than the kernel's limit of " + std::to_string(limit) +
+           " (cudaErrorInvalidValue).\n  Above 48 KB a kernel needs cudaFuncSetAttribute(kernel, "
+           "cudaFuncAttributeMaxDynamicSharedMemorySize, bytes) first (at most 227 KB).");
+    log_launch(site, grid, block, dynamic_smem, 0, record_error(cudaErrorInvalidValue));
+    return;
+  }
+  if (bad_argument) {
+    char text[160];
+    snprintf(text, sizeof text, "argument %d (%p) points to host memory, not to memory from cudaMalloc", bad_index + 1,
+             bad_pointer);
+    report("error: " + launch_name(site) + ": " + text +
+           ".\n  On a GPU the kernel would fault with an illegal address; the kernel did not run.");
+    set_sticky_error(cudaErrorIllegalAddress);
+    log_launch(site, grid, block, dynamic_smem, 0, cudaErrorIllegalAddress);
+    return;
+  }
+
+  launch_state launch;
+  launch.site = site;
+  launch.grid = grid;
+  launch.block = block;
+  launch.dynamic_bytes = dynamic_smem;
+  launch.invoke = invoke;
+  launch.body = body;
+  launch.nthreads = int(block.x * block.y * block.z);
+  launch.total_blocks = (unsigned long long)grid.x * grid.y * grid.z;
+  switch (config().schedule) {
+    case schedule_kind::forward: break;
+    case schedule_kind::reverse:
+      launch.order_a = launch.total_blocks - 1;  // i -> total-1-i
+      launch.order_b = launch.total_blocks - 1;
+      break;
+    case schedule_kind::random: {
+      // An affine permutation of the block indices: a random a coprime with the count.
+      std::mt19937_64 rng(config().seed);
+      const unsigned long long n = launch.total_blocks;
+      launch.order_a = n > 1 ? 1 + rng() % (n - 1) : 1;
+      while (std::gcd(launch.order_a, n) != 1) launch.order_a = launch.order_a % (n - 1) + 1;
+      launch.order_b = rng() % n;
+      break;
+    }
+  }
+
+  {
+    // One grid at a time: host threads that launch concurrently take turns (a valid order).
+    static std::mutex one_grid_at_a_time;
+    std::lock_guard<std::mutex> lock(one_grid_at_a_time);
+    watchdog_arm(&launch);
+    pool().run(launch);
+    watchdog_arm(nullptr);
+    san::acquire(&tsan_launch_done);
+  }
+
+  const cudaError_t status = cudaError_t(launch.error.load());
+  if (status != cudaSuccess) set_sticky_error(status);
+  log_launch(site, grid, block, dynamic_smem, launch.static_shared_bytes.load(), status);
+}
+
+}  // namespace cpusim::detail

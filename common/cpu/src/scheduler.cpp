@@ -1,0 +1,210 @@
+// Runs one block: every CUDA thread is a fiber, and the block's fibers take turns on this OS
+// thread. A round resumes each runnable fiber once, in CPUSIM_SCHEDULE's order; a fiber runs until
+// it waits (barrier, warp operation) or ends. When a round leaves nothing runnable, the block is
+// quiescent: then a barrier that every thread reached opens, or else nothing can ever proceed,
+// which is a bug in the kernel (divergent barrier, warp mask naming an exited lane...).
+#include <algorithm>
+#include <mutex>
+
+#include "internal.h"
+#include "sanitizer.h"
+
+__thread uint3 threadIdx;
+__thread uint3 blockIdx;
+__thread dim3 blockDim;
+__thread dim3 gridDim;
+
+namespace cpusim::detail {
+
+__thread thread_slot* current_thread = nullptr;
+__thread block_context* current_block = nullptr;
+char tsan_launch_done;
+
+namespace {
+
+// Stacks stay with their pool: Boost's allocator interface has nothing to do.
+struct pooled_stack {
+  boost::context::stack_context allocate() { std::abort(); }  // stacks are preallocated
+  void deallocate(boost::context::stack_context&) noexcept {}
+};
+
+// The whole life of one CUDA thread.
+struct fiber_main {
+  thread_slot* self;
+  boost::context::fiber operator()(boost::context::fiber&& scheduler) {
+    thread_slot& t = *self;
+    t.scheduler = std::move(scheduler);
+    san::fiber_started(t);
+    block_context& b = *current_block;
+    if (san::tsan) san::acquire(&b.tsan_sync[2]);  // the block's setup (its shared memory...)
+    // A kernel that throws is a fault; we leave the catch block before abandoning the fiber,
+    // since the C++ runtime keeps caught exceptions per OS thread, not per fiber.
+    std::string thrown;
+    try {
+      b.launch->invoke(b.launch->body);
+    } catch (const std::exception& e) {
+      thrown = std::string("a C++ exception: ") + e.what();
+    } catch (...) {
+      thrown = "a C++ exception";
+    }
+    if (!thrown.empty())
+      fault_in_thread(cudaErrorLaunchFailure, "error: " + kernel_and_block(b) + " thread " +
+                                                  describe_thread(t.index) + " threw " + thrown);
+    t.state = thread_state::finished;
+    san::release(&tsan_launch_done);
+    san::leave_fiber(t, true, b.tsan_scheduler);
+    return std::move(t.scheduler);
+  }
+};
+
+// Fibers of a failed block are never resumed again, and never destroyed: destroying a suspended
+// boost fiber unwinds it, which would run through the kernel's frames (and through
+// __assert_fail, which may not throw). Their stacks are leaked with them.
+std::mutex abandoned_mutex;
+std::vector<boost::context::fiber*> abandoned;
+
+void abandon_fibers(block_context& b, worker& w) {
+  std::lock_guard<std::mutex> lock(abandoned_mutex);
+  for (thread_slot& t : b.threads)
+    if (t.context) {
+      abandoned.push_back(new boost::context::fiber(std::move(t.context)));
+      w.stacks.forget(t.pool_index);
+    }
+}
+
+// ThreadSanitizer fibers are costly to create (about a millisecond each), so they are reused:
+// thread i of a block gets the OS thread's fiber (and stack) number 2i or 2i+1, alternating from
+// block to block. Thread i of blocks j and j+2 on the same OS thread are therefore ordered for
+// ThreadSanitizer, and a race between just those two would go unseen; races between consecutive
+// blocks, or between different thread indices, are found.
+int pool_index(const worker& w, const thread_slot& t) {
+  return san::tsan ? 2 * t.linear + int(w.blocks_run & 1) : t.linear;
+}
+
+void start_fiber(worker& w, block_context& b, thread_slot& t) {
+  t.pool_index = pool_index(w, t);
+  t.stack = w.stacks.take(t.pool_index);
+  boost::context::stack_context sctx;
+  sctx.size = t.stack.size;
+  sctx.sp = t.stack.base + t.stack.size;
+  t.context = boost::context::fiber(std::allocator_arg, boost::context::preallocated(sctx.sp, sctx.size, sctx),
+                                    pooled_stack{}, fiber_main{&t});
+#if defined(CPUSIM_TSAN)
+  std::vector<void*>& fibers = w.stacks.tsan_fibers;
+  if (fibers.size() <= size_t(t.pool_index)) fibers.resize(size_t(t.pool_index) + 1);
+  if (fibers[t.pool_index] == nullptr) fibers[t.pool_index] = __tsan_create_fiber(0);
+  t.tsan_fiber = fibers[t.pool_index];
+  char name[96];
+  snprintf(name, sizeof name, "CUDA block (%u,%u,%u) thread (%u,%u,%u)", b.index.x, b.index.y, b.index.z,
+           t.index.x, t.index.y, t.index.z);
+  __tsan_set_fiber_name(t.tsan_fiber, name);
+#endif
+  (void)b;
+}
+
+void resume(thread_slot& t) {
+  threadIdx = t.index;
+  current_thread = &t;
+  san::enter_fiber(t);
+  t.context = std::move(t.context).resume();
+  san::back_in_scheduler(t);
+  current_thread = nullptr;
+}
+
+void order_round(block_context& b, std::vector<int>& round) {
+  switch (config().schedule) {
+    case schedule_kind::forward: break;
+    case schedule_kind::reverse: std::reverse(round.begin(), round.end()); break;
+    case schedule_kind::random: std::shuffle(round.begin(), round.end(), b.rng); break;
+  }
+}
+
+}  // namespace
+
+void yield_to_scheduler(thread_slot& t) {
+  san::leave_fiber(t, false, current_block->tsan_scheduler);
+  t.scheduler = std::move(t.scheduler).resume();
+  san::back_in_fiber(t);
+}
+
+void run_block(launch_state& launch, unsigned long long linear_index, worker& w) {
+  block_context& b = w.block;
+  const dim3 g = launch.grid, d = launch.block;
+  b.launch = &launch;
+  b.linear_index = linear_index;
+  b.index = uint3{unsigned(linear_index % g.x), unsigned(linear_index / g.x % g.y), unsigned(linear_index / g.x / g.y)};
+  b.nthreads = launch.nthreads;
+  b.live = b.nthreads;
+  b.at_barrier = 0;
+  b.barrier_mismatch = -1;
+  b.barrier_generation = 0;
+  b.fault = cudaSuccess;
+  b.rng.seed(config().seed ^ (linear_index * 0x9E3779B97F4A7C15ull));
+  // Fibers push to these vectors; reserving here keeps the fibers from allocating, which
+  // ThreadSanitizer would see as the fibers racing on the runtime's own memory.
+  b.runnable.clear();
+  b.runnable.reserve(size_t(b.nthreads));
+  b.shared.reserve(256);
+  if (san::tsan) {
+    // Fresh heap memory: freeing the previous block's sync objects forgets their clocks, so no
+    // order leaks from one block to the next through them.
+    b.tsan_sync = std::vector<char>(3 + 4 * size_t(b.nthreads));
+#if defined(CPUSIM_TSAN)
+    b.tsan_scheduler = __tsan_get_current_fiber();
+#endif
+  }
+  blockIdx = b.index;
+  blockDim = d;
+  gridDim = g;
+  current_block = &b;
+  w.arena.begin_block(b, launch.dynamic_bytes);
+
+  b.threads.resize(b.nthreads);
+  std::vector<int> round(b.nthreads);
+  for (int i = 0; i < b.nthreads; ++i) {
+    thread_slot& t = b.threads[i];
+    t.index = uint3{unsigned(i) % d.x, unsigned(i) / d.x % d.y, unsigned(i) / d.x / d.y};
+    t.linear = i;
+    t.state = thread_state::runnable;
+    t.returned = {};
+    t.last_barrier = {};
+    t.warp_ops = 0;
+    start_fiber(w, b, t);
+    round[i] = i;
+  }
+  // Fiber identities are reused across blocks, so their creation does not order them after this
+  // block's setup: this release (acquired as each fiber starts) does.
+  if (san::tsan) san::release(&b.tsan_sync[2]);
+
+  for (;;) {
+    order_round(b, round);
+    for (int i : round) {
+      thread_slot& t = b.threads[i];
+      resume(t);
+      if (b.fault != cudaSuccess) break;
+      if (t.state == thread_state::finished) --b.live;
+    }
+    if (b.fault != cudaSuccess) break;
+    round.swap(b.runnable);
+    b.runnable.clear();
+    if (!round.empty()) continue;
+    if (b.live == 0) break;
+    // Quiescent: open what can open, else nothing will ever run again.
+    if (complete_active_masks(b) || complete_barrier(b)) {
+      round.swap(b.runnable);
+      b.runnable.clear();
+      continue;
+    }
+    diagnose_deadlock(b);
+    break;
+  }
+
+  if (b.fault != cudaSuccess) abandon_fibers(b, w);
+  ++w.blocks_run;
+  size_t seen = launch.static_shared_bytes.load();
+  while (b.static_shared_bytes > seen && !launch.static_shared_bytes.compare_exchange_weak(seen, b.static_shared_bytes)) {
+  }
+  current_block = nullptr;
+}
+
+}  // namespace cpusim::detail

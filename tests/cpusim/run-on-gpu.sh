@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Builds every program of the cpusim suite (tests/cpusim/suite.list) with nvcc and runs it on the
+# GPU, each planted bug under the compute-sanitizer tool that finds it on a GPU (memcheck for
+# out-of-bounds accesses, racecheck for the shared-memory race, synccheck for barriers). Prints
+# one line per program, "label | exit status | output", the table that run-on-cpu.sh prints for
+# the CPU backend, and keeps each program's full output in build/gpu/cpusim-suite/outputs/.
+#
+#   tests/cpusim/run-on-gpu.sh [LOG]        LOG defaults to build/gpu/cpusim-suite/results.log
+#   Overridable: ARCH=sm_90 NVCC=nvcc COMPUTE_SANITIZER=compute-sanitizer TIMEOUT=300
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+out=build/gpu/cpusim-suite
+log="${1:-$out/results.log}"
+ARCH="${ARCH:-sm_90}"
+NVCC="${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}"
+SANITIZER="${COMPUTE_SANITIZER:-$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)}"
+TIMEOUT="${TIMEOUT:-300}"
+mkdir -p "$out/outputs" "$(dirname "$log")"
+: > "$log"
+
+# One line from a program's output: sanitizer stack frames and shadow dumps left out.
+summarize() {
+  grep -v -E '^\s*$|^\s+#[1-9][0-9]* |^=+ +(Host Frame|Device Frame|in |Saved host backtrace)|^=+\s*$|Shadow|^  0x|^  [A-Z][a-z ]+:' |
+    head -n 14 | tr '\n' '\a' | sed 's/\a$//; s/\a/ \/ /g' | cut -c1-600
+}
+row() { printf '%-28s | %-22s | %s\n' "$1" "$2" "$3" | tee -a "$log"; }
+
+command -v "$NVCC" >/dev/null || { echo "run-on-gpu.sh: no nvcc (set NVCC=...)" >&2; exit 2; }
+echo "# cpusim suite on $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n1), $ARCH, $(date -u +%F)" | tee -a "$log"
+# build NAME SOURCE NVCC_FLAGS: one program; its status goes to outputs/NAME.build.status.
+build() {
+  local sources=() flags=() parts p
+  IFS=+ read -ra parts <<< "$2"
+  for p in "${parts[@]}"; do sources+=("tests/cpusim/$p"); done
+  [ "$3" != - ] && IFS=, read -ra flags <<< "$3"
+  rm -f "$out/$1"
+  "$NVCC" -std=c++17 -arch="$ARCH" -lineinfo -I tests/cpusim "${sources[@]}" "${flags[@]}" -o "$out/$1" \
+    > "$out/outputs/$1.build.txt" 2>&1
+  echo $? > "$out/outputs/$1.build.status"
+}
+
+# All builds first, as many at a time as there are cores; then the runs, one at a time.
+declare -A queued
+jobs_max="$(nproc)"
+while read -r label source gpu nvcc_flags cpu cpu_env args; do
+  [[ -z "$label" || "$label" == \#* || "$gpu" == - ]] && continue
+  name="${label%%@*}"
+  [ -n "${queued[$name]:-}" ] && continue
+  queued[$name]=1
+  while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do wait -n; done
+  build "$name" "$source" "$nvcc_flags" &
+done < tests/cpusim/suite.list
+wait
+
+while read -r label source gpu nvcc_flags cpu cpu_env args; do
+  [[ -z "$label" || "$label" == \#* || "$gpu" == - ]] && continue
+  name="${label%%@*}"
+  bin="$out/$name"
+  built="$(cat "$out/outputs/$name.build.status")"
+  if [ "$built" != 0 ]; then
+    row "$label" "build failed: nvcc $built" "$(summarize < "$out/outputs/$name.build.txt")"
+    continue
+  fi
+  run_args=()
+  [ "$args" != - ] && read -ra run_args <<< "$args"
+  command=("$bin")
+  [ "$gpu" != run ] && command=("$SANITIZER" --tool "$gpu" --error-exitcode 99 "$bin")
+  (timeout "$TIMEOUT" "${command[@]}" "${run_args[@]}" > "$out/outputs/$label.txt" 2>&1 < /dev/null; exit $?) 2> /dev/null
+  status=$?
+  mode="exit $status"
+  [ "$gpu" != run ] && mode="$gpu: exit $status"
+  row "$label" "$mode" "$(summarize < "$out/outputs/$label.txt")"
+done < tests/cpusim/suite.list
+echo "run-on-gpu.sh: table in $log, full outputs in $out/outputs/" >&2

@@ -1,0 +1,430 @@
+// Tests of cpusim, the CPU backend (common/cpu/, docs/cpu-backend.md). Each test runs a program
+// of the suite (tests/cpusim/, built by `make cpusim-suite` into build/cpu/cpusim-suite/) in its
+// own process with a time limit, and checks its exit status and what it printed: results that a
+// GPU prints too, and for the planted bugs, cpusim's (or the sanitizer's) report with the line.
+// Runs from the repository root.
+#include <doctest/doctest.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "common/subprocess.h"
+
+namespace {
+
+std::string suite_dir() {
+  const char* dir = std::getenv("CPUSIM_SUITE_DIR");
+  return std::string(dir && *dir ? dir : "build/cpu/cpusim-suite") + "/";
+}
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+// Runs a suite program. A ThreadSanitizer binary that cannot map its shadow memory on this
+// kernel (high-entropy ASLR) is run again without address randomization.
+lab::RunResult run(const std::string& program, const std::vector<std::string>& args = {},
+                   const std::vector<std::string>& env = {}, double timeout_s = 60) {
+  std::vector<std::string> argv{suite_dir() + program};
+  argv.insert(argv.end(), args.begin(), args.end());
+  lab::RunOptions options;
+  options.timeout_s = timeout_s;
+  options.env = env;
+  lab::RunResult r = lab::run_command(argv, options);
+  if (contains(r.output, "ThreadSanitizer: unexpected memory mapping")) {
+    argv.insert(argv.begin(), {"setarch", "-R"});
+    r = lab::run_command(argv, options);
+  }
+  return r;
+}
+
+lab::RunResult cpucc(const std::vector<std::string>& args, const std::vector<std::string>& env = {}) {
+  std::vector<std::string> argv{"common/cpu/cpucc"};
+  argv.insert(argv.end(), args.begin(), args.end());
+  lab::RunOptions options;
+  options.timeout_s = 120;
+  options.env = env;
+  return lab::run_command(argv, options);
+}
+
+// "file:N" for the first line of a suite source that contains `marker`, so that the expected
+// report follows the source when it is edited.
+std::string line_of(const std::string& file, const std::string& marker) {
+  std::ifstream in(file);
+  std::string line;
+  for (int n = 1; std::getline(in, line); ++n)
+    if (contains(line, marker)) return file + ":" + std::to_string(n);
+  return file + ": marker '" + marker + "' not found";
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::string temp_dir() {
+  char pattern[] = "/tmp/test_cpusim.XXXXXX";
+  const char* dir = mkdtemp(pattern);
+  return dir ? dir : "/tmp";
+}
+
+#define CHECK_RUN(result, condition) CHECK_MESSAGE((condition), (result).describe() << "\n" << (result).output)
+
+}  // namespace
+
+TEST_SUITE("cpusim") {
+  TEST_CASE("the textbook programs print what a GPU prints") {
+    struct expected {
+      const char* program;
+      const char* line;
+    };
+    const expected cases[] = {
+        {"vector_add", "vector_add: ok 1024 elements\n"},
+        {"matmul_shared", "matmul_shared: ok 96x80 * 80x64 checksum 114442\n"},
+        {"warp_reduce", "warp_reduce: ok n=100000 sum=596\n"},
+    };
+    for (const expected& e : cases) {
+      const std::string program = e.program;
+      CAPTURE(program);
+      const lab::RunResult r = run(e.program);
+      CHECK_RUN(r, r.exited(0));
+      CHECK_RUN(r, r.output == e.line);
+    }
+  }
+
+  TEST_CASE("feature programs") {
+    SUBCASE("indexing in 3-D") {
+      const lab::RunResult r = run("indexing");
+      CHECK_RUN(r, r.exited(0) && contains(r.output, "indexing: ok grid (3,2,2) block (8,4,2) warpSize 32"));
+    }
+    SUBCASE("static __shared__ is per block") {
+      const lab::RunResult r = run("shared_static");
+      CHECK_RUN(r, r.exited(0) && contains(r.output, "shared_static: ok 64 blocks"));
+    }
+    SUBCASE("dynamic shared memory, and 64 KB after cudaFuncSetAttribute") {
+      const lab::RunResult r = run("shared_dynamic");
+      CHECK_RUN(r, r.exited(0) && contains(r.output, "shared_dynamic: ok small=1024 elements big=65536 bytes sum=134209536"));
+    }
+    SUBCASE("barrier variants") {
+      const lab::RunResult r = run("sync_variants");
+      CHECK_RUN(r, r.exited(0) && contains(r.output, "sync_variants: count=100 and=0,1 or=1,0 syncwarp=ok"));
+    }
+    SUBCASE("warp shuffles and votes") {
+      const lab::RunResult r = run("warp_ops");
+      CHECK_RUN(r, r.exited(0));
+      const char* lines[] = {
+          "warp_ops: shfl_int: 30 30 30 30 30 30 30\n",
+          "warp_ops: shfl_up_unsigned: 0 3 8 13 18 23 28\n",
+          "warp_ops: shfl_down_float: 2 4 7 9 12 14 15\n",
+          "warp_ops: shfl_xor_double_x10: 20 80 220 280 420 480 620\n",
+          "warp_ops: shfl_longlong: 31 31 31 31 31 31 31\n",
+          "warp_ops: shfl_down_width8: 1 6 11 15 21 26 31\n",
+          "warp_ops: shfl_width8: 2 2 10 10 18 26 26\n",
+          "warp_ops: ballot: 1227133513 1227133513\n",
+          "warp_ops: any: 1 1\n",
+          "warp_ops: all: 0 0\n",
+          "warp_ops: activemask_even: 1431655765 0\n",
+          "warp_ops: ballot_low16: 4369 0\n",
+      };
+      for (const char* line : lines) CHECK_RUN(r, contains(r.output, line));
+    }
+    SUBCASE("atomics") {
+      const lab::RunResult r = run("atomics");
+      CHECK_RUN(r, r.exited(0));
+      CHECK_RUN(r, contains(r.output, "atomics: int add=523776 sub=-1024 min=-523 max=523 exch=1 cas_won=1\n"));
+      CHECK_RUN(r, contains(r.output, "atomics: unsigned add=2048 sub=8976 min=7 max=3069\n"));
+      CHECK_RUN(r, contains(r.output, "atomics: ull add=8796093022208 max=1124800395214848 cas=5\n"));
+      CHECK_RUN(r, contains(r.output, "atomics: float add=512.0 exch=2.0 max via CAS=255.75 double add=256.00\n"));
+    }
+    SUBCASE("vector types") {
+      const lab::RunResult r = run("vector_types");
+      CHECK_RUN(r, r.exited(0) && contains(r.output, "vector_types: ok float4 16/16 int2 8/8 checksum 69632"));
+    }
+    SUBCASE("math functions") {
+      const lab::RunResult r = run("math_funcs");
+      CHECK_RUN(r, r.exited(0));
+      CHECK_RUN(r, contains(r.output, "math_funcs: 2.688 0.6875 1.5 0.6667 0.75 2.25 0.75 2.117 2.117 0.75 2.25 -4 4 2.25 2.859 5.5\n"));
+      CHECK_RUN(r, contains(r.output, "math_funcs: bits 0x3f800000 popc=8 clz=31 ffs=4\n"));
+    }
+    SUBCASE("template kernels, deduced and explicit, from headers and pointers") {
+      const lab::RunResult r = run("templates");
+      CHECK_RUN(r, r.exited(0) && contains(r.output, "templates: ok float x[7]=172 int x[7]=-172"));
+    }
+    SUBCASE("runtime API") {
+      const lab::RunResult r = run("runtime_api");
+      CHECK_RUN(r, r.exited(0));
+      CHECK_RUN(r, contains(r.output, "cc=9.0 warpSize=32 maxThreadsPerBlock=1024 smem=49152 optin=232448 "
+                                      "maxThreadsDim=(1024,1024,64) maxGridSize=(2147483647,65535,65535)"));
+      CHECK_RUN(r, contains(r.output, "cudaErrorInvalidConfiguration \"invalid configuration argument\""));
+      CHECK_RUN(r, contains(r.output, "copies h[4095]=4095 constant 103 105 107 109 counter=100"));
+      CHECK_RUN(r, contains(r.output, "stream result h[10]=6.0 elapsed>=0:1"));
+      CHECK_RUN(r, contains(r.output, "mistakes: copy past the end=cudaErrorInvalidValue, swapped copy=cudaErrorInvalidValue, "
+                                      "free of a host pointer=cudaErrorInvalidValue, unrecorded event=cudaErrorInvalidResourceHandle"));
+      CHECK_RUN(r, contains(r.output, "runtime_api: done, last error cudaSuccess"));
+    }
+    SUBCASE("device printf") {
+      const lab::RunResult r = run("printf_kernel");
+      CHECK_RUN(r, r.exited(0));
+      CHECK_RUN(r, contains(r.output, "printf_kernel: thread 0 of block 0 says 40\nprintf_kernel: thread 1 of block 0 says 41\n"
+                                      "printf_kernel: thread 2 of block 0 says 42\nprintf_kernel: thread 3 of block 0 says 43\n"
+                                      "printf_kernel: done\n"));
+    }
+    SUBCASE("a .cu and a .cpp file compiled apart and linked") {
+      const lab::RunResult r = run("host_main");
+      CHECK_RUN(r, r.exited(0) && contains(r.output, "host_main: ok saxpy 777 elements, launch cudaSuccess"));
+    }
+    SUBCASE("memory nobody wrote reads as NaN") {
+      const lab::RunResult r = run("uninitialized");
+      CHECK_RUN(r, r.exited(0) && contains(r.output, "uninitialized: global sum is NaN, shared sum is NaN"));
+    }
+  }
+
+  TEST_CASE("results do not depend on the schedule or the number of OS threads") {
+    const std::string reference = run("matmul_shared").output;
+    CHECK(contains(reference, "matmul_shared: ok"));
+    for (const std::string schedule : {"forward", "reverse", "random:7", "random:12345"})
+      for (const std::string threads : {"1", "2", "3"}) {
+        CAPTURE(schedule);
+        CAPTURE(threads);
+        const lab::RunResult r = run("matmul_shared", {}, {"CPUSIM_SCHEDULE=" + schedule, "CPUSIM_THREADS=" + threads});
+        CHECK_RUN(r, r.exited(0) && r.output == reference);
+      }
+    const lab::RunResult warps = run("warp_ops", {}, {"CPUSIM_SCHEDULE=reverse"});
+    CHECK_RUN(warps, warps.exited(0) && warps.output == run("warp_ops").output);
+  }
+
+  TEST_CASE("a missing __syncthreads shows as schedules that disagree") {
+    const lab::RunResult forward = run("missing_barrier", {}, {"CPUSIM_SCHEDULE=forward"});
+    const lab::RunResult reverse = run("missing_barrier", {}, {"CPUSIM_SCHEDULE=reverse"});
+    CHECK_RUN(forward, forward.exited(1) && contains(forward.output, "missing_barrier: WRONG"));
+    CHECK_RUN(reverse, reverse.exited(1) && contains(reverse.output, "missing_barrier: WRONG"));
+    CHECK_MESSAGE(forward.output != reverse.output, "forward and reverse agree:\n" << forward.output);
+  }
+
+  TEST_CASE("barrier and warp bugs are reported with their lines") {
+    SUBCASE("divergent barrier") {
+      const lab::RunResult r = run("divergent_barrier");
+      CHECK_RUN(r, r.exited(1));
+      CHECK_RUN(r, contains(r.output, "cpusim: error: kernel 'divergent_barrier_kernel' block (0,0,0): threads wait at different barriers"));
+      CHECK_RUN(r, contains(r.output, line_of("tests/cpusim/divergent_barrier.cu", "the lower half waits here")));
+      CHECK_RUN(r, contains(r.output, line_of("tests/cpusim/divergent_barrier.cu", "the upper half waits here")));
+      CHECK_RUN(r, contains(r.output, "cudaErrorLaunchFailure"));
+    }
+    SUBCASE("a return before a barrier") {
+      const lab::RunResult r = run("early_return_barrier");
+      CHECK_RUN(r, r.exited(1));
+      CHECK_RUN(r, contains(r.output, "kernel 'early_return_kernel' block (1,0,0): 72 threads wait at __syncthreads() at " +
+                                          line_of("tests/cpusim/early_return_barrier.cu", "__syncthreads();")));
+      CHECK_RUN(r, contains(r.output, "thread (72,0,0) has exited the kernel: it returned at " +
+                                          line_of("tests/cpusim/early_return_barrier.cu", "if (i >= n) return;")));
+    }
+    SUBCASE("a warp mask naming lanes that exited") {
+      const lab::RunResult r = run("warp_mask_exited");
+      CHECK_RUN(r, r.exited(1));
+      CHECK_RUN(r, contains(r.output, "waits at __shfl_down_sync(0xffffffff) at " +
+                                          line_of("tests/cpusim/warp_mask_exited.cu", "__shfl_down_sync")));
+      CHECK_RUN(r, contains(r.output, "lane 16, thread (16,0,0), has exited the kernel: it returned at " +
+                                          line_of("tests/cpusim/warp_mask_exited.cu", "if (lane >= n) return;")));
+    }
+    SUBCASE("a spin-wait on another thread ends with the watchdog, not a hang") {
+      const lab::RunResult r = run("spin_wait", {}, {"CPUSIM_TIMEOUT_S=1"}, 30);
+      CHECK_RUN(r, r.exited(124));
+      CHECK_RUN(r, contains(r.output, "cpusim: error: kernel 'spin_wait_kernel'"));
+      CHECK_RUN(r, contains(r.output, "has run for 1 s (CPUSIM_TIMEOUT_S)"));
+    }
+  }
+
+  TEST_CASE("launch configurations beyond CUDA's limits fail at the launch") {
+    const lab::RunResult r = run("too_many_threads");
+    CHECK_RUN(r, r.exited(0));
+    for (const std::string what : {"block (2048,1,1)", "block (32,32,2)", "block (1,1,65)", "block (0,1,1)",
+                                   "grid (1,65536,1)", "grid (0,1,1)"}) {
+      CAPTURE(what);
+      const std::string line = "too_many_threads: " + what;
+      const size_t at = r.output.find(line);
+      REQUIRE_MESSAGE(at != std::string::npos, r.output);
+      const std::string rest = r.output.substr(at, r.output.find('\n', at) - at);
+      CHECK_MESSAGE(contains(rest, "-> cudaErrorInvalidConfiguration, then cudaSuccess, kernel ran: no"), rest);
+    }
+    CHECK_RUN(r, contains(r.output, "block (1024,1,1) valid -> cudaSuccess, then cudaSuccess, kernel ran: yes"));
+    CHECK_RUN(r, contains(r.output, "cpusim: launch of 'mark_kernel' at tests/cpusim/too_many_threads.cu:"));
+    CHECK_RUN(r, contains(r.output, "block (2048,1,1) has 2048 threads; a block has at most 1024"));
+  }
+
+  TEST_CASE("shared memory limits") {
+    SUBCASE("dynamic shared memory above 48 KB needs cudaFuncSetAttribute") {
+      const lab::RunResult r = run("big_dynamic_smem");
+      CHECK_RUN(r, r.exited(0));
+      CHECK_RUN(r, contains(r.output, "big_dynamic_smem: without the attribute: cudaErrorInvalidValue\n"));
+      CHECK_RUN(r, contains(r.output, "big_dynamic_smem: with the attribute: cudaSuccess\n"));
+      CHECK_RUN(r, contains(r.output, "big_dynamic_smem: result 127\n"));
+    }
+    SUBCASE("more than 48 KB of static shared memory") {
+      const lab::RunResult r = run("static_smem_too_big");
+      CHECK_RUN(r, r.exited(1));
+      CHECK_RUN(r, contains(r.output, "static shared memory reaches 65536 bytes with __shared__ 'b' (32768 bytes, declared at " +
+                                          line_of("tests/cpusim/compile_fail/static_smem_too_big.cu", "__shared__ float b")));
+      CHECK_RUN(r, contains(r.output, "cudaErrorLaunchOutOfResources"));
+    }
+  }
+
+  TEST_CASE("faults in kernels") {
+    SUBCASE("a failed assert, and the sticky error after it") {
+      const lab::RunResult r = run("assert_fail");
+      CHECK_RUN(r, r.exited(1));
+      CHECK_RUN(r, contains(r.output, line_of("tests/cpusim/assert_fail.cu", "assert(v < 40)") +
+                                          ": void assert_kernel(const int*): block: [0,0,0], thread: [50,0,0] Assertion `v < 40` failed."));
+      CHECK_RUN(r, contains(r.output, "cpusim: error: assertion `v < 40` failed in kernel 'assert_kernel' block (0,0,0) thread (50,0,0)"));
+      CHECK_RUN(r, contains(r.output, "assert_fail: cudaDeviceSynchronize cudaErrorAssert, then cudaMalloc cudaErrorAssert, "
+                                      "cudaGetLastError cudaErrorAssert and cudaErrorAssert"));
+    }
+    SUBCASE("a C++ exception") {
+      const lab::RunResult r = run("kernel_exception");
+      CHECK_RUN(r, r.exited(1));
+      CHECK_RUN(r, contains(r.output, "kernel 'throwing_kernel' block (0,0,0) thread (11,0,0) threw a C++ exception: negative input"));
+      CHECK_RUN(r, contains(r.output, "kernel_exception: cudaErrorLaunchFailure"));
+    }
+    SUBCASE("a null pointer") {
+      const lab::RunResult r = run("crash_null");
+      CHECK_RUN(r, r.signal == 11);
+      CHECK_RUN(r, contains(r.output, "cpusim: kernel 'crash_kernel' crashed with SIGSEGV in block (0,0,0) thread (5,0,0)"));
+      CHECK_RUN(r, contains(r.output, "-fsanitize=address"));
+    }
+    SUBCASE("a stack overflow") {
+      const lab::RunResult r = run("stack_overflow");
+      CHECK_RUN(r, r.signal == 11);
+      CHECK_RUN(r, contains(r.output, "kernel 'recursion_kernel' crashed with SIGSEGV in block (0,0,0) thread (0,0,0)"));
+      CHECK_RUN(r, contains(r.output, "stack overflow"));
+    }
+    SUBCASE("a host pointer passed to a kernel") {
+      const lab::RunResult r = run("host_pointer_arg");
+      CHECK_RUN(r, r.exited(1));
+      CHECK_RUN(r, contains(r.output, "launch of 'scale_kernel' at " +
+                                          line_of("tests/cpusim/host_pointer_arg.cu", "BUG: should be d") +
+                                          ": argument 1"));
+      CHECK_RUN(r, contains(r.output, "cudaErrorIllegalAddress"));
+    }
+  }
+
+  TEST_CASE("AddressSanitizer flavor") {
+    SUBCASE("one past the end of a cudaMalloc'd buffer") {
+      const lab::RunResult r = run("oob_global.asan");
+      CHECK_RUN(r, !r.exited(0));
+      CHECK_RUN(r, contains(r.output, "ERROR: AddressSanitizer: heap-buffer-overflow"));
+      CHECK_RUN(r, contains(r.output, "in oob_global_kernel(float*, int) " + line_of("tests/cpusim/oob_global.cu", "BUG")));
+      CHECK_RUN(r, contains(r.output, "cpusim: the invalid access above was made by kernel 'oob_global_kernel' block (3,0,0) thread (232,0,0)"));
+    }
+    SUBCASE("a shared-memory index out of range") {
+      const lab::RunResult r = run("oob_shared.asan");
+      CHECK_RUN(r, !r.exited(0));
+      CHECK_RUN(r, contains(r.output, "ERROR: AddressSanitizer"));
+      CHECK_RUN(r, contains(r.output, line_of("tests/cpusim/oob_shared.cu", "BUG")));
+      CHECK_RUN(r, contains(r.output, "thread (127,0,0)"));
+      CHECK_RUN(r, contains(r.output, "it is outside __shared__ array 'tile' (512 bytes, declared at " +
+                                          line_of("tests/cpusim/oob_shared.cu", "__shared__ float tile") + "), at byte offset 512"));
+    }
+    SUBCASE("a correct program is clean") {
+      const lab::RunResult r = run("vector_add.asan");
+      CHECK_RUN(r, r.exited(0) && r.output == "vector_add: ok 1024 elements\n");
+    }
+  }
+
+  TEST_CASE("ThreadSanitizer flavor") {
+    SUBCASE("a race between blocks on a global counter") {
+      const lab::RunResult r = run("race_blocks.tsan", {}, {"CPUSIM_THREADS=1"});
+      CHECK_RUN(r, contains(r.output, "WARNING: ThreadSanitizer: data race"));
+      CHECK_RUN(r, contains(r.output, "count_kernel(int*, bool) " + line_of("tests/cpusim/race_blocks.cu", "BUG")));
+      CHECK_RUN(r, contains(r.output, "'CUDA block (1,0,0) thread (0,0,0)'"));
+      const lab::RunResult two = run("race_blocks.tsan", {}, {"CPUSIM_THREADS=2"});
+      CHECK_RUN(two, contains(two.output, "WARNING: ThreadSanitizer: data race"));
+    }
+    SUBCASE("the same counter with atomicAdd is race-free") {
+      const lab::RunResult r = run("race_blocks.tsan", {"atomic"});
+      CHECK_RUN(r, r.exited(0) && r.output == "race_blocks: atomicAdd count=8 (expected 8)\n");
+    }
+    SUBCASE("a missing barrier is a race on shared memory") {
+      const lab::RunResult r = run("missing_barrier.tsan");
+      CHECK_RUN(r, contains(r.output, "WARNING: ThreadSanitizer: data race"));
+      CHECK_RUN(r, contains(r.output, "matmul_missing_barrier_kernel(float const*, float const*, float*, int) tests/cpusim/missing_barrier.cu:"));
+    }
+    SUBCASE("barriers, warp shuffles and atomics order the threads: no false reports") {
+      for (const std::string program : {"matmul_shared.tsan", "warp_reduce.tsan"}) {
+        CAPTURE(program);
+        const lab::RunResult r = run(program, {}, {}, 120);
+        CHECK_RUN(r, r.exited(0) && !contains(r.output, "ThreadSanitizer"));
+      }
+    }
+  }
+
+  TEST_CASE("launch log") {
+    const std::string log = temp_dir() + "/launches.log";
+    const lab::RunResult a = run("matmul_shared", {}, {"CPUSIM_LAUNCH_LOG=" + log});
+    const lab::RunResult b = run("big_dynamic_smem", {}, {"CPUSIM_LAUNCH_LOG=" + log});
+    CHECK_RUN(a, a.exited(0));
+    CHECK_RUN(b, b.exited(0));
+    const std::string text = read_file(log);
+    CHECK_MESSAGE(contains(text, "kernel=matmul_shared_kernel grid=4,6,1 block=16,16,1 dynamic_smem=0 static_smem=2048 site=" +
+                                     line_of("tests/cpusim/matmul_shared.cu", "matmul_shared_kernel<<<") + " status=cudaSuccess\n"),
+                  text);
+    CHECK_MESSAGE(contains(text, "kernel=big_smem_kernel grid=1,1,1 block=128,1,1 dynamic_smem=65536 static_smem=0 site=tests/cpusim/big_dynamic_smem.cu:"),
+                  text);
+    CHECK_MESSAGE(contains(text, "status=cudaErrorInvalidValue\n"), text);
+    std::remove(log.c_str());
+  }
+
+  TEST_CASE("cpucc") {
+    const std::string out = temp_dir() + "/a.out";
+    SUBCASE("bad usage exits 2 with a usage line") {
+      for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
+               {}, {"--frobnicate", "tests/cpusim/vector_add.cu"}, {"tests/cpusim/no_such_file.cu", "-o", out},
+               {"-o", out}, {"README"}}) {
+        const lab::RunResult r = cpucc(args);
+        CHECK_RUN(r, r.exited(2) && contains(r.output, "usage: cpucc"));
+      }
+    }
+    SUBCASE("missing Boost.Context is named, with the fix") {
+      const lab::RunResult r = cpucc({"tests/cpusim/vector_add.cu", "-o", out}, {"CPUCC_CXX=/bin/echo"});
+      CHECK_RUN(r, r.exited(2) && contains(r.output, "Boost.Context") && contains(r.output, "scripts/install-deps"));
+    }
+    SUBCASE("compile errors point at the original line") {
+      const lab::RunResult r = cpucc({"tests/cpusim/compile_fail/compile_error.cu", "-o", out});
+      CHECK_RUN(r, r.exited(1));
+      CHECK_RUN(r, contains(r.output, line_of("tests/cpusim/compile_fail/compile_error.cu", "int not_a_pointer = message;") + ":"));
+    }
+    SUBCASE("features that need a GPU are rejected at compile time") {
+      struct reject {
+        const char* file;
+        std::string message;
+      };
+      const reject cases[] = {
+          {"tests/cpusim/compile_fail/reject_cublas.cu", "cuBLAS needs a GPU: the CPU backend (cpusim) cannot run it"},
+          {"tests/cpusim/compile_fail/reject_texture.cu", "needs a GPU: the CPU backend (cpusim) cannot run it"},
+          {"tests/cpusim/compile_fail/reject_asm.cu",
+           line_of("tests/cpusim/compile_fail/reject_asm.cu", "asm volatile") + ": error: inline assembly (asm) needs a GPU"},
+          {"tests/cpusim/compile_fail/reject_dynamic_parallelism.cu",
+           line_of("tests/cpusim/compile_fail/reject_dynamic_parallelism.cu", "child_kernel<<<") +
+               ": error: launching a kernel from device code (dynamic parallelism) needs a GPU"},
+      };
+      for (const reject& c : cases) {
+        const std::string file = c.file;
+        CAPTURE(file);
+        const lab::RunResult r = cpucc({c.file, "-o", out});
+        CHECK_RUN(r, r.exited(1) && contains(r.output, c.message));
+      }
+    }
+    SUBCASE("-c, -D and -I, and linking objects") {
+      const std::string dir = temp_dir();
+      const lab::RunResult k = cpucc({"-c", "tests/cpusim/host_kernels.cu", "-o", dir + "/k.o"});
+      const lab::RunResult m = cpucc({"-c", "-D", "UNUSED_MACRO=1", "-I", "tests/cpusim", "tests/cpusim/host_main.cpp", "-o", dir + "/m.o"});
+      CHECK_RUN(k, k.exited(0));
+      CHECK_RUN(m, m.exited(0));
+      const lab::RunResult link = cpucc({dir + "/k.o", dir + "/m.o", "-o", dir + "/host"});
+      CHECK_RUN(link, link.exited(0));
+      const lab::RunResult r = lab::run_command({dir + "/host"});
+      CHECK_RUN(r, r.exited(0) && contains(r.output, "host_main: ok saxpy 777 elements"));
+    }
+  }
+}
