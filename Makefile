@@ -1,0 +1,211 @@
+# The workbook's build. `make help` lists what it does.
+#
+# Variables: LAB=01..05, SRC=labs|solutions|any folder with the labs' layout,
+# ARGS="--m 512 --n 512 --k 512", BACKEND=gpu|cpu (default: gpu when nvidia-smi sees one),
+# ARCH=sm_90 (default: the GPU's), DEBUG=1 (device debug info, a sync after every launch).
+
+SHELL := bash
+.SUFFIXES:
+.DELETE_ON_ERROR:
+.DEFAULT_GOAL := all
+
+BUILD := build
+CUDA_HOME ?= /usr/local/cuda
+NVCC ?= $(shell command -v nvcc 2>/dev/null || echo $(CUDA_HOME)/bin/nvcc)
+CXX := g++
+CXXFLAGS := -std=c++17 -O2 -g -Wall -Wextra -I.
+
+# ---- backend and architecture ----
+
+HAVE_GPU := $(shell nvidia-smi -L 2>/dev/null | grep -q '^GPU' && echo yes)
+BACKEND ?= $(if $(HAVE_GPU),gpu,cpu)
+ifeq ($(filter $(BACKEND),gpu cpu),)
+$(error BACKEND must be gpu or cpu, not '$(BACKEND)')
+endif
+GPU_ARCH := $(shell nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -n1 | tr -d ' .')
+ARCH ?= $(if $(GPU_ARCH),sm_$(GPU_ARCH),sm_90)
+FLAVOR := $(BACKEND)$(if $(DEBUG),-debug)
+
+include common/cpu/cpu.mk
+
+# How each flavor compiles a student file (.cu) and host code that calls the CUDA runtime
+# (.cpp), and links. GPU: nvcc, and g++ against the toolkit's headers. CPU backend: cpucc.
+NVCC_BASE := $(NVCC) -std=c++17 -arch=$(ARCH) -lineinfo -Xptxas=--warn-on-spills -I.
+CU_gpu := $(NVCC_BASE) -O3
+CU_gpu-debug := $(NVCC_BASE) -G -O0 -DLAB_DEBUG_SYNC
+CPP_gpu := $(CXX) $(CXXFLAGS) -I$(CUDA_HOME)/include
+CPP_gpu-debug := $(CPP_gpu) -DLAB_DEBUG_SYNC
+LINK_gpu := $(NVCC) -arch=$(ARCH)
+LINK_gpu-debug := $(LINK_gpu)
+CU_cpu := $(CPUCC) -O2 -I .
+CU_cpu-debug := $(CPUCC) -O0 -g -D LAB_DEBUG_SYNC -I .
+CU_cpu-asan := $(CPUCC) -O1 -g -fsanitize=address -I .
+CU_cpu-tsan := $(CPUCC) -O1 -g -fsanitize=thread -I .
+$(foreach f,cpu cpu-debug cpu-asan cpu-tsan,$(eval CPP_$(f) := $(CU_$(f))))
+$(foreach f,cpu cpu-debug cpu-asan cpu-tsan,$(eval LINK_$(f) := $(CU_$(f))))
+FLAVORS := gpu gpu-debug cpu cpu-debug cpu-asan cpu-tsan
+# The CPU flavors need the backend's runtime built first.
+$(foreach f,$(FLAVORS),$(eval DEPS_$(f) := $(if $(filter cpu%,$(f)),| cpusim-runtime)))
+
+# ---- labs ----
+
+# Each lab is a folder NN_name holding one student file, whose name is fixed.
+LAB_FILE_01_matmul_naive := matmul_naive.cu
+LAB_FILE_02_matmul_tiled := matmul_tiled.cu
+LAB_FILE_03_matmul_register := matmul_register.cu
+LAB_FILE_04_transpose := transpose.cu
+LAB_FILE_05_dot_reduction := dot.cu
+ALL_LABS := 01_matmul_naive 02_matmul_tiled 03_matmul_register 04_transpose 05_dot_reduction
+# The labs this checkout has.
+LABS := $(sort $(filter $(ALL_LABS),$(notdir $(wildcard labs/[0-9][0-9]_* solutions/[0-9][0-9]_*))))
+SOLUTION_LABS := $(filter $(ALL_LABS),$(notdir $(wildcard solutions/[0-9][0-9]_*)))
+
+SRC ?= labs
+LAB ?=
+# LAB=01 or LAB=01_matmul_naive -> 01_matmul_naive
+lab_name = $(firstword $(filter $(1)%,$(LABS)))
+# A source folder's name inside build/: labs, solutions, or its path with / as _.
+src_tag = $(subst /,_,$(patsubst $(CURDIR)/%,%,$(abspath $(1))))
+# The lab program of lab $(1) built from folder $(2) in flavor $(3).
+lab_program = $(BUILD)/$(3)/bin/$(call src_tag,$(2))/$(1)
+
+# ---- the shared library ----
+
+HOST_SRCS := common/fill.cpp common/reference.cpp common/compare.cpp common/cli.cpp \
+             common/subprocess.cpp harness/problems.cpp
+RUNTIME_SRCS := common/device_info.cpp common/timing.cpp harness/device_case.cpp harness/lab_main.cpp
+HOST_OBJS := $(HOST_SRCS:%.cpp=$(BUILD)/host/%.o)
+
+$(BUILD)/host/%.o: %.cpp
+	@mkdir -p $(@D)
+	$(CXX) $(CXXFLAGS) -MMD -MP -c $< -o $@
+
+define flavor_rules
+$(BUILD)/$(1)/obj/%.o: %.cpp $(DEPS_$(1))
+	@mkdir -p $$(@D)
+	$(CPP_$(1)) -c $$< -o $$@
+$(BUILD)/$(1)/obj/%.o: %.cu $(DEPS_$(1))
+	@mkdir -p $$(@D)
+	$(CU_$(1)) -c $$< -o $$@
+endef
+$(foreach f,$(FLAVORS),$(eval $(call flavor_rules,$(f))))
+
+# A lab program: the lab's main, the student file from one source folder, the library.
+# $(1) lab, $(2) source folder, $(3) flavor
+define lab_program_rules
+$(BUILD)/$(3)/obj/$(call src_tag,$(2))/$(1)/$(LAB_FILE_$(1):.cu=.o): $(2)/$(1)/$(LAB_FILE_$(1)) $(DEPS_$(3))
+	@mkdir -p $$(@D)
+	$(CU_$(3)) -c $$< -o $$@
+$(call lab_program,$(1),$(2),$(3)): $(BUILD)/$(3)/obj/$(call src_tag,$(2))/$(1)/$(LAB_FILE_$(1):.cu=.o) \
+    $(BUILD)/$(3)/obj/harness/$(1).o $(RUNTIME_SRCS:%.cpp=$(BUILD)/$(3)/obj/%.o) $(HOST_OBJS)
+	@mkdir -p $$(@D)
+	$(LINK_$(3)) $$^ -o $$@
+endef
+SRC_DIRS := $(sort labs $(if $(SOLUTION_LABS),solutions $(BUILD)/skeletons) $(SRC))
+$(foreach f,$(FLAVORS),$(foreach s,$(SRC_DIRS),$(foreach l,$(LABS),$(eval $(call lab_program_rules,$(l),$(s),$(f))))))
+
+# The comparison of `make run` on a GPU (links cuBLAS; the lab programs do not).
+define ceilings_rules
+$(BUILD)/$(1)/bin/ceilings: $(BUILD)/$(1)/obj/harness/ceilings.o $(RUNTIME_SRCS:%.cpp=$(BUILD)/$(1)/obj/%.o) $(HOST_OBJS)
+	@mkdir -p $$(@D)
+	$(LINK_$(1)) $$^ -lcublas -o $$@
+endef
+$(foreach f,gpu gpu-debug,$(eval $(call ceilings_rules,$(f))))
+
+# ---- skeletons ----
+
+# labs/NN_name/<file> is generated from solutions/NN_name/<file> (scripts/make-skeleton).
+SKELETONS := $(foreach l,$(SOLUTION_LABS),labs/$(l)/$(LAB_FILE_$(l)))
+# Fresh skeletons for the tests, so that a learner's filled-in labs/ changes no test.
+TEST_SKELETONS := $(BUILD)/skeletons
+$(TEST_SKELETONS)/%: solutions/% scripts/make-skeleton
+	@mkdir -p $(@D)
+	scripts/make-skeleton $< > $@
+
+# ---- tests ----
+
+TEST_BINS := $(patsubst tests/%.cpp,$(BUILD)/test/%,$(wildcard tests/test_*.cpp))
+# What the tests run: the lab programs of labs/ and solutions/ on the CPU backend, and on
+# the GPU when there is one.
+TEST_BACKENDS := cpu $(if $(HAVE_GPU),gpu)
+TEST_PROGRAMS := $(foreach f,$(TEST_BACKENDS),$(foreach s,solutions $(TEST_SKELETONS),\
+                   $(foreach l,$(SOLUTION_LABS),$(call lab_program,$(l),$(s),$(f)))))
+
+$(BUILD)/test/doctest_main.o: tests/doctest_main.cpp | deps
+	@mkdir -p $(@D)
+	$(CXX) $(CXXFLAGS) -c $< -o $@
+$(BUILD)/test/%: tests/%.cpp $(BUILD)/test/doctest_main.o $(HOST_OBJS) | deps
+	@mkdir -p $(@D)
+	$(CXX) $(CXXFLAGS) -MMD -MP $< $(BUILD)/test/doctest_main.o $(HOST_OBJS) -o $@
+
+# ---- every .cu file through nvcc (CI: the GPU build must at least compile here) ----
+
+# Left out: files meant not to compile (the grader's test of a compile error, the CPU
+# backend's compile-time rejections) and the CPU backend's tests of CPU-only behavior.
+ALL_CU := $(filter-out %/compile_error.cu tests/cpusim/compile_fail/% tests/cpusim/cpu_only/%,\
+            $(shell find . -path ./$(BUILD) -prune -o -path ./.scratch -prune -o -name '*.cu' -print | sed 's|^\./||'))
+
+# ---- targets ----
+
+.PHONY: all help run test test-programs skeletons check-skeletons doctor deps nvcc-all clean
+
+help:
+	@echo "make                 build every lab program for $(BACKEND) (labs/ and solutions/)"
+	@echo "make run LAB=01      check and time your lab 01 (ARGS=\"--m 512\", SRC=solutions)"
+	@echo "make test            the workbook's own tests (on the CPU backend, and the GPU if any)"
+	@echo "make doctor          what this machine has, and what works without the rest"
+	@echo "make skeletons       regenerate labs/*/ student files from solutions/ (maintainers)"
+	@echo "make DEBUG=1 ...     device debug info and a synchronization after every launch"
+
+all: $(foreach s,labs $(if $(SOLUTION_LABS),solutions),$(foreach l,$(LABS),$(call lab_program,$(l),$(s),$(FLAVOR))))
+
+deps:
+	@scripts/install-deps
+
+doctor:
+	@scripts/doctor
+
+run:
+	@[ -n "$(LAB)" ] || { echo "make run: say which lab, e.g. make run LAB=01 (labs: $(LABS))" >&2; exit 2; }
+	@[ -n "$(call lab_name,$(LAB))" ] || { echo "make run: no lab '$(LAB)' here (labs: $(LABS))" >&2; exit 2; }
+	@[ -f "$(SRC)/$(call lab_name,$(LAB))/$(LAB_FILE_$(call lab_name,$(LAB)))" ] || \
+	  { echo "make run: $(SRC)/$(call lab_name,$(LAB))/$(LAB_FILE_$(call lab_name,$(LAB))) does not exist" >&2; exit 2; }
+	@$(MAKE) --no-print-directory -s $(call lab_program,$(call lab_name,$(LAB)),$(SRC),$(FLAVOR)) \
+	  $(if $(filter gpu,$(BACKEND)),$(if $(filter $(call lab_name,$(LAB)),$(SOLUTION_LABS)),$(call lab_program,$(call lab_name,$(LAB)),solutions,$(FLAVOR))) $(BUILD)/$(FLAVOR)/bin/ceilings)
+	@scripts/run-lab "$(BACKEND)" "$(call lab_program,$(call lab_name,$(LAB)),$(SRC),$(FLAVOR))" \
+	  "$(if $(filter gpu,$(BACKEND)),$(if $(filter $(call lab_name,$(LAB)),$(SOLUTION_LABS)),$(call lab_program,$(call lab_name,$(LAB)),solutions,$(FLAVOR))))" \
+	  "$(if $(filter gpu,$(BACKEND)),$(BUILD)/$(FLAVOR)/bin/ceilings)" $(ARGS)
+
+test-programs: $(TEST_PROGRAMS) cpusim-suite
+
+# Runs every test binary, each with its own log, and ends with "N passed, N failed".
+test: deps
+	@$(MAKE) --no-print-directory test-programs $(TEST_BINS)
+	@LAB_TEST_BACKENDS="$(TEST_BACKENDS)" scripts/run-tests $(TEST_BINS)
+
+skeletons:
+	@for f in $(SKELETONS); do \
+	  mkdir -p "$$(dirname "$$f")" && scripts/make-skeleton "solutions/$${f#labs/}" > "$$f.tmp" && \
+	    mv "$$f.tmp" "$$f" && echo "wrote $$f" || exit 1; \
+	done
+
+# The committed skeletons must be what generation gives. Maintainers only: a checkout
+# without solutions/ (a student's copy) has nothing to compare and skips.
+check-skeletons:
+	@if [ -z "$(SOLUTION_LABS)" ]; then echo "check-skeletons: no solutions/ here, skipped"; exit 0; fi; \
+	status=0; \
+	for f in $(SKELETONS); do \
+	  if ! scripts/make-skeleton "solutions/$${f#labs/}" | diff -u "$$f" - ; then \
+	    echo "check-skeletons: $$f differs from what solutions/$${f#labs/} generates: run make skeletons" >&2; status=1; \
+	  fi; \
+	done; \
+	[ $$status -eq 0 ] && echo "check-skeletons: $(words $(SKELETONS)) skeletons match their solutions"; exit $$status
+
+nvcc-all: $(patsubst %.cu,$(BUILD)/gpu/obj/%.o,$(ALL_CU)) \
+          $(foreach s,labs $(if $(SOLUTION_LABS),solutions),$(foreach l,$(LABS),$(call lab_program,$(l),$(s),gpu))) \
+          $(BUILD)/gpu/bin/ceilings
+
+clean:
+	rm -rf $(BUILD)
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

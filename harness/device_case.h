@@ -1,0 +1,43 @@
+// One problem case on the device: the inputs uploaded, the output poisoned and surrounded by
+// guard zones, the launcher called, and what happened collected for the check.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "common/device_buffer.h"
+#include "harness/lab_main.h"
+
+namespace lab {
+
+class DeviceCase {
+ public:
+  DeviceCase(const Case& c, const std::vector<std::vector<float>>& inputs);
+
+  struct Outcome {
+    cudaError_t launch = cudaSuccess;  // from cudaGetLastError right after the launcher
+    cudaError_t run = cudaSuccess;     // from cudaDeviceSynchronize: faults while running
+    bool ok() const { return launch == cudaSuccess && run == cudaSuccess; }
+  };
+  // Poisons the output, calls the launcher once and waits for it.
+  Outcome run(const Launcher& launcher);
+  // Calls the launcher without poisoning or waiting (for timing).
+  void enqueue(const Launcher& launcher);
+
+  std::vector<float> output() const;
+  // Canaries overwritten before and after the output.
+  std::pair<size_t, size_t> damaged_guards() const { return output_.damaged_guards(); }
+  // Names of the inputs whose device copy no longer equals `inputs`.
+  std::vector<std::string> modified_inputs(const std::vector<std::vector<float>>& inputs) const;
+
+ private:
+  Case case_;
+  std::vector<DeviceBuffer<float>> inputs_;
+  GuardedOutput output_;
+};
+
+// An error's name and text, and what it usually means in these labs.
+std::string explain_error(cudaError_t err);
+
+}  // namespace lab

@@ -1,0 +1,188 @@
+#include "harness/lab_main.h"
+
+#include <cstdio>
+#include <fstream>
+#include <new>
+#include <unistd.h>
+
+#include "common/cli.h"
+#include "common/device_info.h"
+#include "common/exit_codes.h"
+#include "common/timing.h"
+#include "harness/device_case.h"
+
+namespace lab {
+
+namespace {
+
+constexpr int64_t kMaxDim = (int64_t(1) << 31) - 1;  // the launchers take int sizes
+
+struct Options {
+  int64_t M = -1, N = -1, K = -1, rows = -1, cols = -1, n = -1;  // -1: the backend's default
+  int64_t seed = 1, reps = -1, warmup = -1;
+  bool full_check = false, no_time = false, quiet = false;
+  std::string result_file;
+};
+
+// Sizes that run in about a second: the GPU's show its speed, the CPU backend's emulate
+// every thread and must stay small.
+Case default_case(Op op, const Options& o, bool cpu) {
+  auto pick = [](int64_t chosen, int64_t fallback) { return chosen >= 0 ? chosen : fallback; };
+  switch (op) {
+    case Op::kMatmul: {
+      const int64_t d = cpu ? 256 : 4096;
+      return Case::matmul(pick(o.M, d), pick(o.N, d), pick(o.K, d));
+    }
+    case Op::kTranspose: {
+      const int64_t d = cpu ? 1024 : 8192;
+      return Case::transpose(pick(o.rows, d), pick(o.cols, d));
+    }
+    case Op::kDot:
+      return Case::dot(pick(o.n, cpu ? (1 << 20) : (1 << 28)));
+  }
+  return {};
+}
+
+Options parse_options(const LabInfo& info, int argc, char** argv) {
+  Options o;
+  Cli cli(argv[0], std::string("Lab ") + info.id + " (" + info.name +
+                       "): checks the launcher against an fp64 reference, then times it.\n"
+                       "Sizes default to a large problem on a GPU and a small one on the CPU backend.");
+  switch (info.op) {
+    case Op::kMatmul:
+      cli.add_int("m", &o.M, 0, kMaxDim, "rows of A and C (default 4096; CPU backend 256)");
+      cli.add_int("n", &o.N, 0, kMaxDim, "columns of B and C (same default)");
+      cli.add_int("k", &o.K, 0, kMaxDim, "columns of A, rows of B (same default)");
+      break;
+    case Op::kTranspose:
+      cli.add_int("rows", &o.rows, 0, kMaxDim, "rows of the input (default 8192; CPU backend 1024)");
+      cli.add_int("cols", &o.cols, 0, kMaxDim, "columns of the input (same default)");
+      break;
+    case Op::kDot:
+      cli.add_int("n", &o.n, 0, kMaxDim, "length of the vectors (default 2^28; CPU backend 2^20)");
+      break;
+  }
+  cli.add_int("seed", &o.seed, 0, INT64_MAX, "seed of the random inputs");
+  cli.add_int("reps", &o.reps, 1, 100000, "timed repetitions (default 20; CPU backend 1)");
+  cli.add_int("warmup", &o.warmup, 0, 100000, "untimed repetitions first (default 3; CPU backend 0)");
+  cli.add_flag("full-check", &o.full_check, "check every row of a large matrix product, not a sample");
+  cli.add_flag("no-time", &o.no_time, "check only");
+  cli.add_flag("quiet", &o.quiet, "print only errors and the result line");
+  cli.add_string("result", &o.result_file, "also write the result as 'key value' lines to this file");
+  cli.parse(argc, argv);
+  return o;
+}
+
+// What the program found, for the result file read by scripts/run-lab.
+struct Result {
+  std::string check = "error";  // pass, fail or error
+  double median_ms = 0, rate = 0;
+};
+
+void write_result(const std::string& path, const LabInfo& info, const Case& c, const Result& r) {
+  if (path.empty()) return;
+  const char* op = c.op == Op::kMatmul ? "matmul" : c.op == Op::kTranspose ? "transpose" : "dot";
+  const int64_t dims[3] = {c.op == Op::kMatmul ? c.M : c.op == Op::kTranspose ? c.rows : c.n,
+                           c.op == Op::kMatmul ? c.N : c.cols, c.K};
+  std::ofstream out(path);
+  out << "lab " << info.id << "\nname " << info.name << "\nop " << op << "\ndims " << dims[0] << " "
+      << dims[1] << " " << dims[2] << "\ncheck " << r.check << "\nmedian_ms " << r.median_ms
+      << "\nrate " << r.rate << "\nunit " << c.rate_unit() << "\n";
+}
+
+size_t host_memory_bytes() { return size_t(sysconf(_SC_PHYS_PAGES)) * size_t(sysconf(_SC_PAGESIZE)); }
+
+}  // namespace
+
+int lab_main(const LabInfo& info, const Launcher& launcher, int argc, char** argv) {
+  const Options o = parse_options(info, argc, argv);
+  const DeviceInfo device = open_device();
+  const Case c = default_case(info.op, o, device.cpu_backend);
+  const int reps = int(o.reps >= 0 ? o.reps : device.cpu_backend ? 1 : 20);
+  const int warmup = int(o.warmup >= 0 ? o.warmup : device.cpu_backend ? 0 : 3);
+  Result result;
+  auto finish = [&](int code) {
+    write_result(o.result_file, info, c, result);
+    return code;
+  };
+
+  // --quiet keeps failures and drops the rest.
+  auto say = [&](const std::string& text) {
+    if (!o.quiet) std::fputs(text.c_str(), stdout);
+  };
+  char line[512];
+  snprintf(line, sizeof line, "lab %s %s\n  device   %s\n  problem  %s, seed %lld\n", info.id, info.name,
+           device.describe().c_str(), c.describe().c_str(), (long long)o.seed);
+  say(line);
+  // Refuse sizes that cannot fit before allocating anything: an allocation failure deep in
+  // the run would say much less. The output's guards and the timing's L2 flush add a little.
+  const double device_need = c.device_bytes() + 2.0 * double(device.l2_bytes) + (1 << 20);
+  if (device_need > double(device.free_bytes)) {
+    std::fprintf(stderr, "%s needs %s of device memory, and the device has %s free: use smaller sizes.\n",
+                 c.describe().c_str(), format_bytes(device_need).c_str(),
+                 format_bytes(double(device.free_bytes)).c_str());
+    return finish(kExitCannotRun);
+  }
+  if (2.0 * c.device_bytes() > double(host_memory_bytes())) {
+    std::fprintf(stderr, "%s needs %s of host memory for the inputs and the check, and this machine has %s: use smaller sizes.\n",
+                 c.describe().c_str(), format_bytes(2.0 * c.device_bytes()).c_str(),
+                 format_bytes(double(host_memory_bytes())).c_str());
+    return finish(kExitCannotRun);
+  }
+
+  std::vector<std::vector<float>> inputs;
+  try {
+    inputs = make_inputs(c, uint64_t(o.seed));
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "out of host memory for the inputs of %s\n", c.describe().c_str());
+    return finish(kExitCannotRun);
+  }
+  DeviceCase run(c, inputs);
+  const DeviceCase::Outcome outcome = run.run(launcher);
+  if (!outcome.ok()) {
+    const bool at_launch = outcome.launch != cudaSuccess;
+    std::printf("  check    FAIL: the %s: %s\n", at_launch ? "launch failed" : "kernel failed while running",
+                explain_error(at_launch ? outcome.launch : outcome.run).c_str());
+    result.check = "fail";
+    return finish(kExitWrong);
+  }
+
+  const std::vector<float> output = run.output();
+  const CheckReport report = check_output(c, inputs, output.data(), uint64_t(o.seed), o.full_check);
+  const auto [before, after] = run.damaged_guards();
+  const std::vector<std::string> modified = run.modified_inputs(inputs);
+  bool pass = report.pass() && before == 0 && after == 0 && modified.empty();
+  const std::string verdict = "  check    " + format_report(report, "           ");
+  if (report.pass()) {
+    say(verdict);
+  } else {
+    std::fputs(verdict.c_str(), stdout);
+  }
+  if (c.op == Op::kMatmul && !c.empty() && report.checked < int64_t(c.output_count())) {
+    snprintf(line, sizeof line,
+             "           (%lld sampled rows of %lld checked against the fp64 reference, every "
+             "element checked for being written; --full-check checks all)\n",
+             (long long)(report.checked / c.N), (long long)c.M);
+    say(line);
+  }
+  if (before + after > 0) {
+    std::printf("  check    FAIL: the kernel wrote outside the output: %zu elements before its start "
+                "and %zu after its end were overwritten. A missing bounds guard?\n", before, after);
+  }
+  for (const std::string& name : modified) {
+    std::printf("  check    FAIL: the kernel changed its input %s, which it must only read.\n", name.c_str());
+  }
+  result.check = pass ? "pass" : "fail";
+  if (!pass) return finish(kExitWrong);
+
+  if (o.no_time || c.empty()) return finish(kExitPass);
+  const Timing t = time_on_device([&] { run.enqueue(launcher); }, reps, warmup);
+  result.median_ms = t.median;
+  result.rate = c.rate(t.median);
+  snprintf(line, sizeof line, "  time     %s, %.2f %s%s\n", t.describe().c_str(), result.rate, c.rate_unit(),
+           device.cpu_backend ? " (CPU backend: emulation speed, says nothing about a GPU)" : "");
+  say(line);
+  return finish(kExitPass);
+}
+
+}  // namespace lab
