@@ -1,0 +1,95 @@
+// Lab 05: dot product, a reduction in one pass.
+//
+// *result = Σ a[i]·b[i] for i < n, with a and b float32 arrays in device memory and result
+// a float in device memory. The arithmetic is trivial; the work is reading 8 bytes per
+// element and combining millions of partial sums without losing any. Each thread walks the
+// arrays with a grid-sized stride, 16 bytes at a time (float4), keeping its own sum in a
+// register; the threads of a warp then add their sums with shuffles (register to register,
+// no shared memory, no barrier), each warp's sum goes through shared memory to the block's
+// first warp, and each block adds its total to *result with one atomicAdd. One memset and
+// one launch, no host-side loop and no scratch allocation. Memory bandwidth is the only
+// limit: the kernel should read as fast as the GPU can copy.
+//
+// Run and check:  make run LAB=05        Grade:  make grade LAB=05
+// The lab's README (labs/05_dot_reduction/README.md) explains the background and the tasks.
+
+#include <algorithm>
+#include <cstdint>
+
+#include "common/ceil_div.h"
+#include "common/cuda_check.h"
+#include "harness/launchers.h"
+
+// ---- constants ----
+
+constexpr int kThreads = 256;               // threads per block
+constexpr int kWarps = kThreads / 32;       // warps per block
+constexpr int kBlocksPerSM = 8;             // 8 × 256 threads: a full H100 multiprocessor
+constexpr unsigned kFullMask = 0xffffffffu; // every lane of a warp takes part
+static_assert(kThreads % 32 == 0 && kWarps <= 32, "whole warps, and one warp sums the warp sums");
+
+// ---- kernel ----
+
+// The sum of v over the 32 lanes of a warp, in lane 0: each step adds the value 16, 8, 4,
+// 2, 1 lanes further on, halving the lanes that hold a useful partial sum.
+__device__ __forceinline__ float warp_sum(float v) {
+  // TODO(student) 2: sum a value over the warp with shuffles
+  // Five steps: v += __shfl_down_sync(kFullMask, v, offset) for offset = 16, 8, 4, 2, 1.
+  // After them lane 0 holds the sum of all 32 lanes' values (the other lanes hold partial
+  // sums that are not needed).
+  return v;
+}
+
+// grid (min(ceil(n / (4·256)), 8 · SMs)), block (256); *result must be 0 before the launch.
+// Thread t of the grid (stride S = gridDim.x · 256 threads) adds a[i]·b[i] for i = t, t + S,
+// ... in float4 steps when VEC (a and b 16-byte aligned), then the last n % 4 elements one
+// by one; the block's threads' sums are combined in the block, and the block's total is
+// atomically added to *result.
+template <bool VEC>
+__global__ void __launch_bounds__(kThreads)
+    dot_kernel(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ result, int n) {
+  __shared__ float warp_sums[kWarps];
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  const int stride = gridDim.x * blockDim.x;
+  const int first = blockIdx.x * blockDim.x + threadIdx.x;
+
+  // TODO(student) 1: this thread's share of the sum
+  // Add a[i] * b[i] (fmaf) into a float `sum` for i = first, first + stride, ... < n: the
+  // loop's accesses are coalesced (a warp reads 32 consecutive elements per step) and every
+  // element is read once by exactly one thread, whatever the grid size.
+  // When VEC is true, read the first n / 4 · 4 elements as float4 (four elements per load,
+  // indices first, first + stride, ... < n / 4 of the float4 arrays), then the remaining
+  // n % 4 elements one at a time.
+  float sum = 0.0f;
+
+  // TODO(student) 3: combine the block's sums and add the total to *result
+  // Sum within each warp (warp_sum), let lane 0 of each warp write its warp's sum to
+  // warp_sums[warp], and wait for all warps (__syncthreads). Then the first warp reduces the
+  // kWarps values (lanes >= kWarps contribute 0) and its lane 0 adds the block's total to
+  // *result with atomicAdd: blocks finish in any order, and a plain += would lose updates.
+  // Assessed: correct for every n (one block or thousands); races between blocks and a
+  // missing barrier are caught.
+}
+
+// ---- launcher ----
+
+// Enough blocks to fill every multiprocessor, asked of the device once.
+static int max_blocks() {
+  static const int blocks = [] {
+    int device = 0;
+    cudaDeviceProp prop;
+    CUDA_CHECK(cudaGetDevice(&device));
+    CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
+    return prop.multiProcessorCount * kBlocksPerSM;
+  }();
+  return blocks;
+}
+
+void dot(const float* a, const float* b, float* result, int n) {
+  // TODO(student) 4: zero *result, then launch
+  // Return without doing anything when n is 0. Set *result to 0 with cudaMemsetAsync on the
+  // default stream (the blocks add into it). Block: kThreads. Grid: one block per
+  // 4 · kThreads elements, but at most max_blocks(): the grid-stride loop covers the rest.
+  // Use the float4 kernel when a and b are 16-byte aligned. Check the launch with
+  // CHECK_LAUNCH(); do not synchronize.
+}
