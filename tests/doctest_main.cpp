@@ -1,0 +1,3 @@
+// The main() of every test binary: doctest's own.
+#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
+#include <doctest/doctest.h>

@@ -1,0 +1,108 @@
+// Test helpers that run lab programs as separate processes: a wrong or crashing student
+// file must fail its test, not take the test binary down with it.
+#pragma once
+
+#include <cstdlib>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "common/subprocess.h"
+
+namespace lab_test {
+
+// The backends whose lab programs `make test` built: "cpu", and "gpu" on a GPU machine.
+inline std::vector<std::string> backends() {
+  const char* env = std::getenv("LAB_TEST_BACKENDS");
+  std::istringstream words(env != nullptr ? env : "cpu");
+  std::vector<std::string> out;
+  for (std::string w; words >> w;) out.push_back(w);
+  return out;
+}
+
+// build/<backend>/bin/<source folder>/<lab>, as the Makefile names it.
+inline std::string program(const std::string& backend, const std::string& source, const std::string& lab) {
+  return "build/" + backend + "/bin/" + source + "/" + lab;
+}
+
+// Runs a lab program with arguments, a time limit generous for the CPU backend.
+inline lab::RunResult run(const std::string& program, const std::vector<std::string>& args,
+                          double timeout_s = 120) {
+  std::vector<std::string> argv = {program};
+  argv.insert(argv.end(), args.begin(), args.end());
+  lab::RunOptions options;
+  options.timeout_s = timeout_s;
+  return lab::run_command(argv, options);
+}
+
+inline bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+}  // namespace lab_test
+
+namespace lab_test {
+
+// A problem size, as the lab program's arguments.
+struct Shape {
+  std::string name;
+  std::vector<std::string> args;
+};
+
+inline Shape matmul(int64_t M, int64_t N, int64_t K) {
+  const std::string m = std::to_string(M), n = std::to_string(N), k = std::to_string(K);
+  return {m + "x" + n + "x" + k, {"--m", m, "--n", n, "--k", k}};
+}
+
+// Where the tests find solutions' and skeletons' programs; the skeletons are generated from
+// the solutions into build/skeletons, so a learner's own labs/ never changes these tests.
+inline const char* kSolutions = "solutions";
+inline const char* kSkeletons = "build_skeletons";
+
+inline bool have_solutions() { return lab::run_command({"sh", "-c", "ls solutions/*/*.cu"}).exited(0); }
+
+// The solution's lab program passes its check on every shape, on every backend.
+inline void check_solution_passes(const std::string& lab, const std::vector<Shape>& shapes) {
+  if (!have_solutions()) return;
+  for (const std::string& backend : backends()) {
+    for (const Shape& shape : shapes) {
+      SUBCASE((backend + " " + shape.name).c_str()) {
+        std::vector<std::string> args = shape.args;
+        args.push_back("--no-time");
+        const lab::RunResult r = run(program(backend, kSolutions, lab), args);
+        CAPTURE(r.output);
+        CHECK_MESSAGE(r.exited(0), r.describe());
+        CHECK(contains(r.output, "check    PASS"));
+      }
+    }
+  }
+}
+
+// The skeleton's program runs to the end and reports a wrong result: exit 1, no crash.
+inline void check_skeleton_fails(const std::string& lab, const std::vector<Shape>& shapes) {
+  if (!have_solutions()) return;
+  for (const std::string& backend : backends()) {
+    for (const Shape& shape : shapes) {
+      SUBCASE((backend + " " + shape.name).c_str()) {
+        const lab::RunResult r = run(program(backend, kSkeletons, lab), shape.args);
+        CAPTURE(r.output);
+        CHECK_MESSAGE(r.exited(1), r.describe());
+        CHECK(contains(r.output, "check    FAIL"));
+      }
+    }
+  }
+}
+
+// Bad arguments: one line on stderr and exit 2, before anything runs.
+inline void check_bad_arguments(const std::string& lab, const std::vector<std::string>& args, const std::string& says) {
+  if (!have_solutions()) return;
+  for (const std::string& backend : backends()) {
+    CAPTURE(backend);
+    const lab::RunResult r = run(program(backend, kSolutions, lab), args);
+    CAPTURE(r.output);
+    CHECK_MESSAGE(r.exited(2), r.describe());
+    CHECK(contains(r.output, says));
+  }
+}
+
+}  // namespace lab_test
