@@ -10,6 +10,7 @@ SHELL := bash
 .DEFAULT_GOAL := all
 
 BUILD := build
+CORPUS := $(BUILD)/corpus
 CUDA_HOME ?= /usr/local/cuda
 NVCC ?= $(shell command -v nvcc 2>/dev/null || echo $(CUDA_HOME)/bin/nvcc)
 CXX := g++
@@ -41,11 +42,20 @@ CU_cpu := $(CPUCC) -O2 -I .
 CU_cpu-debug := $(CPUCC) -O0 -g -D LAB_DEBUG_SYNC -I .
 CU_cpu-asan := $(CPUCC) -O1 -g -fsanitize=address -I .
 CU_cpu-tsan := $(CPUCC) -O1 -g -fsanitize=thread -I .
-$(foreach f,cpu cpu-debug cpu-asan cpu-tsan,$(eval CPP_$(f) := $(CU_$(f))))
 $(foreach f,cpu cpu-debug cpu-asan cpu-tsan,$(eval LINK_$(f) := $(CU_$(f))))
+$(foreach f,cpu cpu-debug cpu-asan cpu-tsan,$(eval CU_$(f) += -MMD))
+$(foreach f,cpu cpu-debug cpu-asan cpu-tsan,$(eval CPP_$(f) := $(CU_$(f))))
+CU_gpu += -MMD -MP
+CU_gpu-debug += -MMD -MP
+CPP_gpu += -MMD -MP
+CPP_gpu-debug += -MMD -MP
 FLAVORS := gpu gpu-debug cpu cpu-debug cpu-asan cpu-tsan
-# The CPU flavors need the backend's runtime built first.
+# The CPU flavors compile once the backend's runtime is built, and link against its library.
 $(foreach f,$(FLAVORS),$(eval DEPS_$(f) := $(if $(filter cpu%,$(f)),| cpusim-runtime)))
+RUNTIME_LIB_cpu := $(CPUSIM_CACHE)/plain/libcpusim.a
+RUNTIME_LIB_cpu-debug := $(CPUSIM_CACHE)/debug/libcpusim.a
+RUNTIME_LIB_cpu-asan := $(CPUSIM_CACHE)/asan/libcpusim.a
+RUNTIME_LIB_cpu-tsan := $(CPUSIM_CACHE)/tsan/libcpusim.a
 
 # ---- labs ----
 
@@ -97,11 +107,11 @@ $(BUILD)/$(3)/obj/$(call src_tag,$(2))/$(1)/$(LAB_FILE_$(1):.cu=.o): $(2)/$(1)/$
 	@mkdir -p $$(@D)
 	$(CU_$(3)) -c $$< -o $$@
 $(call lab_program,$(1),$(2),$(3)): $(BUILD)/$(3)/obj/$(call src_tag,$(2))/$(1)/$(LAB_FILE_$(1):.cu=.o) \
-    $(BUILD)/$(3)/obj/harness/$(1).o $(RUNTIME_SRCS:%.cpp=$(BUILD)/$(3)/obj/%.o) $(HOST_OBJS)
+    $(BUILD)/$(3)/obj/harness/$(1).o $(RUNTIME_SRCS:%.cpp=$(BUILD)/$(3)/obj/%.o) $(HOST_OBJS) $(RUNTIME_LIB_$(3))
 	@mkdir -p $$(@D)
-	$(LINK_$(3)) $$^ -o $$@
+	$(LINK_$(3)) $$(filter-out %.a,$$^) -o $$@
 endef
-SRC_DIRS := $(sort labs $(if $(SOLUTION_LABS),solutions $(BUILD)/skeletons) $(SRC))
+SRC_DIRS := $(filter-out $(CORPUS)/%,$(sort labs $(if $(SOLUTION_LABS),solutions $(BUILD)/skeletons) $(SRC)))
 $(foreach f,$(FLAVORS),$(foreach s,$(SRC_DIRS),$(foreach l,$(LABS),$(eval $(call lab_program_rules,$(l),$(s),$(f))))))
 
 # The comparison of `make run` on a GPU (links cuBLAS; the lab programs do not).
@@ -122,14 +132,36 @@ $(TEST_SKELETONS)/%: solutions/% scripts/make-skeleton
 	@mkdir -p $(@D)
 	scripts/make-skeleton $< > $@
 
+# ---- the corpus of wrong submissions (tests/corpus/corpus.txt, scripts/make-mutant) ----
+
+CORPUS_NAMES := $(shell sed -n 's/^\([a-z0-9_]*\) *|.*/\1/p' tests/corpus/corpus.txt)
+corpus_field = $(strip $(shell sed -n 's/^$(1) *|\([^|]*\)|\([^|]*\)|.*/\$(2)/p' tests/corpus/corpus.txt))
+corpus_lab = $(call corpus_field,$(1),1)
+# The lab program of wrong submission $(1) in flavor $(2).
+corpus_program = $(call lab_program,$(call corpus_lab,$(1)),$(CORPUS)/$(1),$(2))
+define corpus_rules
+$(CORPUS)/$(1)/$(call corpus_lab,$(1))/$(LAB_FILE_$(call corpus_lab,$(1))): tests/corpus/corpus.txt scripts/make-mutant $(call corpus_field,$(1),2)
+	@mkdir -p $$(@D)
+	scripts/make-mutant $(1) > $$@
+endef
+$(foreach n,$(CORPUS_NAMES),$(eval $(call corpus_rules,$(n))))
+$(foreach n,$(CORPUS_NAMES),$(foreach f,$(FLAVORS),\
+  $(eval $(call lab_program_rules,$(call corpus_lab,$(n)),$(CORPUS)/$(n),$(f)))))
+
 # ---- tests ----
 
+# What the tests run: the lab programs of the solutions and of fresh skeletons, on the CPU
+# backend and, when there is one, on the GPU. TEST_BACKENDS=gpu skips the CPU backend.
+TEST_BACKENDS ?= cpu $(if $(HAVE_GPU),gpu)
 TEST_BINS := $(patsubst tests/%.cpp,$(BUILD)/test/%,$(wildcard tests/test_*.cpp))
-# What the tests run: the lab programs of labs/ and solutions/ on the CPU backend, and on
-# the GPU when there is one.
-TEST_BACKENDS := cpu $(if $(HAVE_GPU),gpu)
+TEST_BINS := $(if $(filter cpu,$(TEST_BACKENDS)),$(TEST_BINS),$(filter-out %/test_cpusim,$(TEST_BINS)))
 TEST_PROGRAMS := $(foreach f,$(TEST_BACKENDS),$(foreach s,solutions $(TEST_SKELETONS),\
                    $(foreach l,$(SOLUTION_LABS),$(call lab_program,$(l),$(s),$(f)))))
+# The wrong submissions the lab tests run: plain builds, and a ThreadSanitizer build of the
+# race between blocks (a plain run rarely loses an update).
+TEST_PROGRAMS += $(if $(SOLUTION_LABS),$(foreach f,$(TEST_BACKENDS),$(foreach n,$(CORPUS_NAMES),\
+                   $(if $(filter compile_error%,$(n)),,$(call corpus_program,$(n),$(f))))))
+TEST_PROGRAMS += $(if $(and $(SOLUTION_LABS),$(filter cpu,$(TEST_BACKENDS))),$(call corpus_program,no_atomics_05,cpu-tsan))
 
 $(BUILD)/test/doctest_main.o: tests/doctest_main.cpp | deps
 	@mkdir -p $(@D)
@@ -147,7 +179,7 @@ ALL_CU := $(filter-out %/compile_error.cu tests/cpusim/compile_fail/% tests/cpus
 
 # ---- targets ----
 
-.PHONY: all help run test test-programs skeletons check-skeletons doctor deps nvcc-all clean
+.PHONY: all help run program test test-programs skeletons check-skeletons doctor deps nvcc-all clean
 
 help:
 	@echo "make                 build every lab program for $(BACKEND) (labs/ and solutions/)"
@@ -159,8 +191,17 @@ help:
 
 all: $(foreach s,labs $(if $(SOLUTION_LABS),solutions),$(foreach l,$(LABS),$(call lab_program,$(l),$(s),$(FLAVOR))))
 
+# The Debian packages the build needs, installed when missing (scripts/install-deps).
+NEEDS_BOOST := $(filter cpu,$(BACKEND) $(TEST_BACKENDS))
+# One lab program, in any flavor: make program LAB=02 SRC=some/folder FLAVOR=cpu-asan
+# (flavors: $(FLAVORS)). Prints its path.
+program:
+	@[ -n "$(call lab_name,$(LAB))" ] || { echo "make program: LAB= must name a lab (labs: $(LABS))" >&2; exit 2; }
+	@$(MAKE) --no-print-directory $(call lab_program,$(call lab_name,$(LAB)),$(SRC),$(FLAVOR)) >&2
+	@echo $(call lab_program,$(call lab_name,$(LAB)),$(SRC),$(FLAVOR))
+
 deps:
-	@scripts/install-deps
+	@scripts/install-deps doctest $(if $(NEEDS_BOOST),boost)
 
 doctor:
 	@scripts/doctor
@@ -176,7 +217,7 @@ run:
 	  "$(if $(filter gpu,$(BACKEND)),$(if $(filter $(call lab_name,$(LAB)),$(SOLUTION_LABS)),$(call lab_program,$(call lab_name,$(LAB)),solutions,$(FLAVOR))))" \
 	  "$(if $(filter gpu,$(BACKEND)),$(BUILD)/$(FLAVOR)/bin/ceilings)" $(ARGS)
 
-test-programs: $(TEST_PROGRAMS) cpusim-suite
+test-programs: $(TEST_PROGRAMS) $(if $(filter cpu,$(TEST_BACKENDS)),cpusim-suite)
 
 # Runs every test binary, each with its own log, and ends with "N passed, N failed".
 test: deps

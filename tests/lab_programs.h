@@ -61,6 +61,13 @@ inline const char* kSkeletons = "build_skeletons";
 
 inline bool have_solutions() { return lab::run_command({"sh", "-c", "ls solutions/*/*.cu"}).exited(0); }
 
+inline bool testing_cpu_backend() {
+  for (const std::string& b : backends()) {
+    if (b == "cpu") return true;
+  }
+  return false;
+}
+
 // The solution's lab program passes its check on every shape, on every backend.
 inline void check_solution_passes(const std::string& lab, const std::vector<Shape>& shapes) {
   if (!have_solutions()) return;
@@ -103,6 +110,48 @@ inline void check_bad_arguments(const std::string& lab, const std::vector<std::s
     CHECK_MESSAGE(r.exited(2), r.describe());
     CHECK(contains(r.output, says));
   }
+}
+
+}  // namespace lab_test
+
+namespace lab_test {
+
+inline Shape transpose(int64_t rows, int64_t cols) {
+  const std::string r = std::to_string(rows), c = std::to_string(cols);
+  return {r + "x" + c, {"--rows", r, "--cols", c}};
+}
+
+inline Shape dot(int64_t n) { return {"n=" + std::to_string(n), {"--n", std::to_string(n)}}; }
+
+// The program of a wrong submission of tests/corpus/corpus.txt, as the Makefile builds it.
+inline std::string corpus_program(const std::string& flavor, const std::string& name, const std::string& lab) {
+  return program(flavor, "build_corpus_" + name, lab);
+}
+
+// A wrong submission's program does not pass on `shape`: run under each of the given
+// CPU-backend schedules (environment entries), at least one run fails its check (exit 1) or
+// dies (a write far outside the output can corrupt the heap), and none hangs. A race such as
+// a missing __syncthreads shows under some schedules only, which is why the grader runs two.
+inline void check_mutant_caught(const std::string& name, const std::string& lab, const Shape& shape,
+                                const std::vector<std::string>& schedules = {"CPUSIM_SCHEDULE=forward",
+                                                                             "CPUSIM_SCHEDULE=reverse"}) {
+  if (!have_solutions() || !testing_cpu_backend()) return;
+  bool caught = false;
+  std::string outputs;
+  for (const std::string& schedule : schedules) {
+    std::vector<std::string> argv = {corpus_program("cpu", name, lab)};
+    argv.insert(argv.end(), shape.args.begin(), shape.args.end());
+    argv.push_back("--no-time");
+    lab::RunOptions options;
+    options.timeout_s = 120;
+    options.env = {schedule};
+    const lab::RunResult r = lab::run_command(argv, options);
+    CHECK_FALSE_MESSAGE(r.timed_out, schedule);
+    caught |= !r.exited(0) && !r.timed_out;
+    outputs += "[" + schedule + "] " + r.describe() + "\n" + r.output;
+  }
+  CAPTURE(outputs);
+  CHECK(caught);
 }
 
 }  // namespace lab_test

@@ -1,5 +1,5 @@
 // uninitialized: a kernel sums memory that nobody wrote: part of a cudaMalloc'd buffer and a
-// __shared__ array. cpusim fills both with 0xFF bytes, so the sums are NaN and the mistake shows;
+// __shared__ array. cpusim fills both with a NaN, so the sums are NaN and the mistake shows;
 // on a GPU the contents are whatever was there (often zeros), so the result may look plausible.
 #include <cmath>
 

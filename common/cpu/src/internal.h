@@ -13,6 +13,12 @@
 
 namespace cpusim::detail {
 
+// Fills memory nobody has written yet (cudaMalloc'd buffers, shared memory at block start)
+// with a NaN of cpusim's own, 0x7FC5A5A5. Reading it before writing shows as NaN results,
+// and it differs from the lab harness's output poison (0xFF bytes), so a report can tell
+// "computed from garbage" from "never written".
+void fill_garbage(void* p, size_t bytes);
+
 struct call_site {
   const char* file = nullptr;
   int line = 0;

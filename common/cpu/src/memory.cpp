@@ -1,5 +1,5 @@
 // "Device" memory: real heap blocks (so AddressSanitizer sees one byte past the end), 256-byte
-// aligned like cudaMalloc's, and filled with 0xFF bytes so that reading what was never written
+// aligned like cudaMalloc's, and filled with cpusim's NaN (fill_garbage) so that reading what was never written
 // gives NaN. The allocations are tracked, so copies that run past a buffer, copies in the wrong
 // direction and host pointers passed to kernels fail as they would on a GPU.
 #include <unistd.h>
@@ -44,7 +44,7 @@ cudaError_t allocate(void** ptr, size_t size, memory_kind kind) {
   if (size == 0) return cudaSuccess;
   void* p = nullptr;
   if (posix_memalign(&p, 256, size) != 0) return record_error(cudaErrorMemoryAllocation);
-  std::memset(p, 0xFF, size);
+  fill_garbage(p, size);
   std::lock_guard<std::mutex> lock(allocations_mutex);
   allocations[static_cast<const char*>(p)] = {size, kind};
   if (kind == memory_kind::device) device_bytes += size;
@@ -201,3 +201,15 @@ cudaError_t cudaMemset(void* ptr, int value, size_t count) {
   return cudaSuccess;
 }
 cudaError_t cudaMemsetAsync(void* ptr, int value, size_t count, cudaStream_t) { return cudaMemset(ptr, value, count); }
+
+namespace cpusim::detail {
+
+void fill_garbage(void* p, size_t bytes) {
+  const uint32_t pattern = 0x7FC5A5A5u;
+  char* out = static_cast<char*>(p);
+  size_t i = 0;
+  for (; i + sizeof pattern <= bytes; i += sizeof pattern) std::memcpy(out + i, &pattern, sizeof pattern);
+  std::memcpy(out + i, &pattern, bytes - i);  // a tail shorter than a word
+}
+
+}  // namespace cpusim::detail

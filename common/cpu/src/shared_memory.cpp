@@ -1,6 +1,6 @@
 // Shared memory: one arena per OS thread, handed to each block it runs. The block's dynamic
 // shared memory comes first; each static __shared__ declaration gets its storage when the first
-// thread of the block reaches it. Everything is filled with 0xFF bytes (NaN as float), so reading
+// thread of the block reaches it. Everything is filled with cpusim's NaN (fill_garbage), so reading
 // before writing shows; under AddressSanitizer red zones between arrays catch a bad index.
 #include <sys/mman.h>
 
@@ -39,7 +39,7 @@ void shared_arena::begin_block(block_context& b, size_t dynamic_bytes) {
   san::poison(memory, capacity);
   // Under ThreadSanitizer the scheduler fills the whole arena now, before the block's fibers
   // exist: a fill by the fiber that first reaches a declaration would race with the others.
-  if (san::tsan) std::memset(memory, 0xFF, capacity);
+  if (san::tsan) fill_garbage(memory, capacity);
   b.shared.clear();
   b.static_shared_bytes = 0;
   char* dynamic = static_cast<char*>(allocate(dynamic_bytes, 128));
@@ -52,7 +52,7 @@ void* shared_arena::allocate(size_t size, size_t align) {
   if (offset + size + red_zone > capacity) return nullptr;
   used = offset + size;
   san::unpoison(memory + offset, size);
-  if (!san::tsan) std::memset(memory + offset, 0xFF, size);
+  if (!san::tsan) fill_garbage(memory + offset, size);
   return memory + offset;
 }
 

@@ -1,0 +1,37 @@
+// Lab 05's solution is right for every n (a partial warp, a partial float4, one block or
+// thousands); its skeleton fails cleanly; a missing barrier and a race between blocks are
+// caught (the race by the ThreadSanitizer build: a plain run rarely loses an update).
+#include <doctest/doctest.h>
+
+#include "tests/lab_programs.h"
+
+using lab_test::dot;
+
+TEST_SUITE("lab05") {
+
+TEST_CASE("the solution passes every size") {
+  lab_test::check_solution_passes("05_dot_reduction", {
+      dot(1), dot(2), dot(31), dot(32), dot(33), dot(1023), dot(1025), dot((1 << 20) + 3),
+      dot((1 << 24) + 3), dot(0),
+  });
+}
+
+TEST_CASE("the skeleton fails cleanly") {
+  lab_test::check_skeleton_fails("05_dot_reduction", {dot(1), dot(100003)});
+}
+
+TEST_CASE("a missing __syncthreads in the block's reduction is caught") {
+  lab_test::check_mutant_caught("no_sync_05", "05_dot_reduction", dot(100003));
+}
+
+TEST_CASE("block sums added without atomics are a race the ThreadSanitizer build reports") {
+  if (!lab_test::have_solutions() || !lab_test::testing_cpu_backend()) return;
+  const lab::RunResult r = lab_test::run(lab_test::corpus_program("cpu-tsan", "no_atomics_05", "05_dot_reduction"),
+                                         {"--n", "100003", "--no-time"});
+  CAPTURE(r.output);
+  CHECK_FALSE(r.exited(0));
+  CHECK(lab_test::contains(r.output, "ThreadSanitizer: data race"));
+  CHECK(lab_test::contains(r.output, "dot_kernel"));
+}
+
+}  // TEST_SUITE
