@@ -11,6 +11,7 @@ SHELL := bash
 
 BUILD := build
 CORPUS := $(BUILD)/corpus
+VARIANTS := $(BUILD)/variants
 CUDA_HOME ?= /usr/local/cuda
 NVCC ?= $(shell command -v nvcc 2>/dev/null || echo $(CUDA_HOME)/bin/nvcc)
 CXX := g++
@@ -72,6 +73,11 @@ SOLUTION_LABS := $(filter $(ALL_LABS),$(notdir $(wildcard solutions/[0-9][0-9]_*
 
 SRC ?= labs
 LAB ?=
+# VARIANT=name: a variant of the solutions, for the READMEs' measurements: a folder of
+# solutions/variants/, or a line of solutions/variants/variants.txt (made in build/variants/).
+ifdef VARIANT
+SRC := $(if $(wildcard solutions/variants/$(VARIANT)/.),solutions/variants/$(VARIANT),$(VARIANTS)/$(VARIANT))
+endif
 # LAB=01 or LAB=01_matmul_naive -> 01_matmul_naive
 lab_name = $(firstword $(filter $(1)%,$(LABS)))
 # A source folder's name inside build/: labs, solutions, or its path with / as _.
@@ -111,7 +117,7 @@ $(call lab_program,$(1),$(2),$(3)): $(BUILD)/$(3)/obj/$(call src_tag,$(2))/$(1)/
 	@mkdir -p $$(@D)
 	$(LINK_$(3)) $$(filter-out %.a,$$^) -o $$@
 endef
-SRC_DIRS := $(filter-out $(CORPUS)/%,$(sort labs $(if $(SOLUTION_LABS),solutions $(BUILD)/skeletons) $(SRC)))
+SRC_DIRS := $(filter-out $(CORPUS)/% $(VARIANTS)/%,$(sort labs $(if $(SOLUTION_LABS),solutions $(BUILD)/skeletons) $(SRC)))
 $(foreach f,$(FLAVORS),$(foreach s,$(SRC_DIRS),$(foreach l,$(LABS),$(eval $(call lab_program_rules,$(l),$(s),$(f))))))
 
 # The comparison of `make run` on a GPU (links cuBLAS; the lab programs do not).
@@ -132,21 +138,31 @@ $(TEST_SKELETONS)/%: solutions/% scripts/make-skeleton
 	@mkdir -p $(@D)
 	scripts/make-skeleton $< > $@
 
-# ---- the corpus of wrong submissions (tests/corpus/corpus.txt, scripts/make-mutant) ----
+# ---- generated variants: wrong submissions and measurement variants ----
 
-CORPUS_NAMES := $(shell sed -n 's/^\([a-z0-9_]*\) *|.*/\1/p' tests/corpus/corpus.txt)
-corpus_field = $(strip $(shell sed -n 's/^$(1) *|\([^|]*\)|\([^|]*\)|.*/\$(2)/p' tests/corpus/corpus.txt))
-corpus_lab = $(call corpus_field,$(1),1)
+# A list (tests/corpus/corpus.txt, solutions/variants/variants.txt) names each variant, its
+# lab, its source and a sed script; scripts/make-variant makes it into $(2)/NAME/LAB/FILE.
+list_names = $(shell sed -n 's/^\([a-z0-9_]*\) *|.*/\1/p' $(1))
+list_field = $(strip $(shell sed -n 's/^$(2) *|\([^|]*\)|\([^|]*\)|.*/\$(3)/p' $(1)))
+# $(1) list, $(2) output folder, $(3) name
+define variant_rules
+$(2)/$(3)/$(call list_field,$(1),$(3),1)/$(LAB_FILE_$(call list_field,$(1),$(3),1)): $(1) scripts/make-variant $(call list_field,$(1),$(3),2)
+	@mkdir -p $$(@D)
+	scripts/make-variant $(1) $(3) > $$@
+endef
+# $(1) list, $(2) output folder: the file rules, and the lab programs in every flavor.
+variant_list_rules = $(foreach n,$(call list_names,$(1)),$(eval $(call variant_rules,$(1),$(2),$(n)))\
+  $(foreach f,$(FLAVORS),$(eval $(call lab_program_rules,$(call list_field,$(1),$(n),1),$(2)/$(n),$(f)))))
+
+CORPUS_LIST := tests/corpus/corpus.txt
+CORPUS_NAMES := $(call list_names,$(CORPUS_LIST))
+corpus_lab = $(call list_field,$(CORPUS_LIST),$(1),1)
 # The lab program of wrong submission $(1) in flavor $(2).
 corpus_program = $(call lab_program,$(call corpus_lab,$(1)),$(CORPUS)/$(1),$(2))
-define corpus_rules
-$(CORPUS)/$(1)/$(call corpus_lab,$(1))/$(LAB_FILE_$(call corpus_lab,$(1))): tests/corpus/corpus.txt scripts/make-mutant $(call corpus_field,$(1),2)
-	@mkdir -p $$(@D)
-	scripts/make-mutant $(1) > $$@
-endef
-$(foreach n,$(CORPUS_NAMES),$(eval $(call corpus_rules,$(n))))
-$(foreach n,$(CORPUS_NAMES),$(foreach f,$(FLAVORS),\
-  $(eval $(call lab_program_rules,$(call corpus_lab,$(n)),$(CORPUS)/$(n),$(f)))))
+$(call variant_list_rules,$(CORPUS_LIST),$(CORPUS))
+
+VARIANT_LIST := solutions/variants/variants.txt
+$(if $(SOLUTION_LABS),$(call variant_list_rules,$(VARIANT_LIST),$(VARIANTS)))
 
 # ---- tests ----
 
@@ -209,7 +225,8 @@ doctor:
 run:
 	@[ -n "$(LAB)" ] || { echo "make run: say which lab, e.g. make run LAB=01 (labs: $(LABS))" >&2; exit 2; }
 	@[ -n "$(call lab_name,$(LAB))" ] || { echo "make run: no lab '$(LAB)' here (labs: $(LABS))" >&2; exit 2; }
-	@[ -f "$(SRC)/$(call lab_name,$(LAB))/$(LAB_FILE_$(call lab_name,$(LAB)))" ] || \
+	@$(if $(filter $(VARIANTS)/%,$(SRC)),$(MAKE) --no-print-directory -s $(SRC)/$(call lab_name,$(LAB))/$(LAB_FILE_$(call lab_name,$(LAB))) >/dev/null &&) \
+	[ -f "$(SRC)/$(call lab_name,$(LAB))/$(LAB_FILE_$(call lab_name,$(LAB)))" ] || \
 	  { echo "make run: $(SRC)/$(call lab_name,$(LAB))/$(LAB_FILE_$(call lab_name,$(LAB))) does not exist" >&2; exit 2; }
 	@$(MAKE) --no-print-directory -s $(call lab_program,$(call lab_name,$(LAB)),$(SRC),$(FLAVOR)) \
 	  $(if $(filter gpu,$(BACKEND)),$(if $(filter $(call lab_name,$(LAB)),$(SOLUTION_LABS)),$(call lab_program,$(call lab_name,$(LAB)),solutions,$(FLAVOR))) $(BUILD)/$(FLAVOR)/bin/ceilings)

@@ -43,7 +43,8 @@ __global__ void matmul_naive_kernel(const float* __restrict__ A, const float* __
   // Guard: a thread whose column is >= N, or whose row is >= M, writes nothing.
   // Compute C[row][col] = sum over k of A[row][k] * B[k][col] (row-major: element (r, c) of
   // an R×C matrix is at r*C + c) in a float accumulator, then store it once.
-  // Use size_t for row * K and row * N: with large matrices they overflow an int.
+  // Keep row and column unsigned: with M or N near 2^31 an int index overflows, an
+  // unsigned one never does here. Compute products like row * K in 64 bits (size_t).
   // Loop over rows with a stride of gridDim.y * blockDim.y, so that more than 65535 blocks
   // of rows work (the launcher caps the grid's y dimension).
   // Assessed: correct for every M, N, K >= 1 (edges included), and its speed.

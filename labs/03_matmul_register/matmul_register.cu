@@ -39,6 +39,10 @@ constexpr int kLoadsB = kBlockK * kBlockN / (4 * kThreads);  // 2
 
 constexpr int kMaxGridRows = 65535;
 
+// Row and column indices are unsigned 32-bit: with M or N near 2^31 - 1 a partial tile
+// reaches past INT_MAX, which overflows an int, but never past 2^32. Addresses are 64-bit
+// (size_t(row) * cols): the products overflow any 32-bit type.
+
 // ---- tile loading (given) ----
 
 // Shared memory: two buffers of each tile, so that one can be filled while the other is
@@ -59,7 +63,7 @@ struct Staged {
 // VEC: the caller guarantees the four are 16-byte aligned and all inside or all outside
 // the matrix (rows of a multiple of 4 elements, aligned base), so one float4 load serves.
 template <bool VEC>
-__device__ __forceinline__ float4 load4(const float* __restrict__ m, int rows, int cols, int r, int c) {
+__device__ __forceinline__ float4 load4(const float* __restrict__ m, unsigned rows, unsigned cols, unsigned r, unsigned c) {
   if constexpr (VEC) {
     return (r < rows && c < cols) ? *reinterpret_cast<const float4*>(m + size_t(r) * cols + c)
                                   : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
@@ -75,7 +79,7 @@ __device__ __forceinline__ float4 load4(const float* __restrict__ m, int rows, i
 // for f = t, t + 256: consecutive threads read consecutive 16-byte pieces of a row.
 template <bool VEC>
 __device__ __forceinline__ void fetch_tiles(Staged& s, const float* __restrict__ A, const float* __restrict__ B,
-                                            int M, int N, int K, int m0, int n0, int k0) {
+                                            int M, int N, int K, unsigned m0, unsigned n0, unsigned k0) {
 #pragma unroll
   for (int i = 0; i < kLoadsA; ++i) {
     const int f = threadIdx.x + i * kThreads;
@@ -120,11 +124,11 @@ __global__ void __launch_bounds__(kThreads, 2)
                            int M, int N, int K) {
   __shared__ __align__(16) Tiles tiles;
   const int ty = threadIdx.x / kThreadsN, tx = threadIdx.x % kThreadsN;
-  const int n0 = blockIdx.x * kBlockN;
+  const unsigned n0 = blockIdx.x * kBlockN;
   const int steps = ceil_div(K, kBlockK);
 
-  for (int tile_row = blockIdx.y; tile_row * kBlockM < M; tile_row += gridDim.y) {
-    const int m0 = tile_row * kBlockM;
+  for (unsigned tile_row = blockIdx.y; tile_row * kBlockM < unsigned(M); tile_row += gridDim.y) {
+    const unsigned m0 = tile_row * kBlockM;
     float acc[kThreadM][kThreadN] = {};  // this thread's 8×8 block of C
 
     Staged staged;

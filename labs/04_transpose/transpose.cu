@@ -37,17 +37,22 @@ constexpr int kMaxGridRows = 65535;
 // (x, y) reads in[r0 + y + 8j][c0 + x] for j < 4 into tile[y + 8j][x], and writes
 // out[c0 + y + 8j][r0 + x] = tile[x][y + 8j]: along x both times, so a warp reads and writes
 // 32 consecutive floats. Elements outside the matrix are neither read nor written.
-__global__ void transpose_kernel(const float* __restrict__ in, float* __restrict__ out, int rows, int cols) {
+// __launch_bounds__: 8 blocks of 256 threads fill a multiprocessor (2048 threads) only if a
+// thread needs at most 32 registers; left alone the compiler takes 40 and only 6 blocks fit,
+// which costs about 6% of the bandwidth on an H100 (labs/04_transpose/README.md).
+__global__ void __launch_bounds__(kTile * kBlockRows, 8)
+    transpose_kernel(const float* __restrict__ in, float* __restrict__ out, int rows, int cols) {
   __shared__ float tile[kTile][kTile + kPad];
   const int x = threadIdx.x, y = threadIdx.y;
-  const int c0 = blockIdx.x * kTile;
+  const unsigned c0 = blockIdx.x * kTile;
 
-  for (int tile_row = blockIdx.y; tile_row * kTile < rows; tile_row += gridDim.y) {
-    const int r0 = tile_row * kTile;
+  for (unsigned tile_row = blockIdx.y; tile_row * kTile < unsigned(rows); tile_row += gridDim.y) {
+    const unsigned r0 = tile_row * kTile;
     // TODO(student) 1: read the tile, coalesced
     // Thread (x, y) copies in[r0 + y + j][c0 + x] into tile[y + j][x] for j = 0, kBlockRows,
     // 2·kBlockRows, ... < kTile, skipping elements outside in (row >= rows or col >= cols).
-    // Use size_t for row * cols. Then wait until the whole tile is in shared memory.
+    // Indices are unsigned (near 2^31 an int one overflows), products such as row * cols
+    // 64-bit (size_t). Then wait until the whole tile is in shared memory.
 
     // TODO(student) 2: write the tile transposed, coalesced
     // Row c0 + y + j of out is column c0 + y + j of in: thread (x, y) writes

@@ -50,8 +50,9 @@ __global__ void __launch_bounds__(kThreads)
     dot_kernel(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ result, int n) {
   __shared__ float warp_sums[kWarps];
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-  const int stride = gridDim.x * blockDim.x;
-  const int first = blockIdx.x * blockDim.x + threadIdx.x;
+  // 64-bit: near n = 2^31 an int index would overflow when the stride is added.
+  const int64_t stride = int64_t(gridDim.x) * blockDim.x;
+  const int64_t first = int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
 
   // TODO(student) 1: this thread's share of the sum
   // Add a[i] * b[i] (fmaf) into a float `sum` for i = first, first + stride, ... < n: the

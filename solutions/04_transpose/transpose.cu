@@ -37,7 +37,11 @@ constexpr int kMaxGridRows = 65535;
 // (x, y) reads in[r0 + y + 8j][c0 + x] for j < 4 into tile[y + 8j][x], and writes
 // out[c0 + y + 8j][r0 + x] = tile[x][y + 8j]: along x both times, so a warp reads and writes
 // 32 consecutive floats. Elements outside the matrix are neither read nor written.
-__global__ void transpose_kernel(const float* __restrict__ in, float* __restrict__ out, int rows, int cols) {
+// __launch_bounds__: 8 blocks of 256 threads fill a multiprocessor (2048 threads) only if a
+// thread needs at most 32 registers; left alone the compiler takes 40 and only 6 blocks fit,
+// which costs about 6% of the bandwidth on an H100 (labs/04_transpose/README.md).
+__global__ void __launch_bounds__(kTile * kBlockRows, 8)
+    transpose_kernel(const float* __restrict__ in, float* __restrict__ out, int rows, int cols) {
   __shared__ float tile[kTile][kTile + kPad];
   const int x = threadIdx.x, y = threadIdx.y;
   const unsigned c0 = blockIdx.x * kTile;
