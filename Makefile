@@ -32,7 +32,7 @@ include common/cpu/cpu.mk
 
 # How each flavor compiles a student file (.cu) and host code that calls the CUDA runtime
 # (.cpp), and links. GPU: nvcc, and g++ against the toolkit's headers. CPU backend: cpucc.
-NVCC_BASE := $(NVCC) -std=c++17 -arch=$(ARCH) -lineinfo -Xptxas=--warn-on-spills -I.
+NVCC_BASE := $(NVCC) -std=c++17 -arch=$(ARCH) -lineinfo -Xptxas=--warn-on-spills,--warn-on-local-memory-usage -I.
 CU_gpu := $(NVCC_BASE) -O3
 CU_gpu-debug := $(NVCC_BASE) -G -O0 -DLAB_DEBUG_SYNC
 CPP_gpu := $(CXX) $(CXXFLAGS) -I$(CUDA_HOME)/include
@@ -88,8 +88,9 @@ lab_program = $(BUILD)/$(3)/bin/$(call src_tag,$(2))/$(1)
 # ---- the shared library ----
 
 HOST_SRCS := common/fill.cpp common/reference.cpp common/compare.cpp common/cli.cpp \
-             common/subprocess.cpp harness/problems.cpp
-RUNTIME_SRCS := common/device_info.cpp common/timing.cpp harness/device_case.cpp harness/lab_main.cpp
+             common/subprocess.cpp harness/problems.cpp harness/protocol.cpp
+RUNTIME_SRCS := common/device_info.cpp common/timing.cpp harness/device_case.cpp harness/serve.cpp \
+                harness/lab_main.cpp
 HOST_OBJS := $(HOST_SRCS:%.cpp=$(BUILD)/host/%.o)
 
 $(BUILD)/host/%.o: %.cpp
@@ -164,6 +165,13 @@ $(call variant_list_rules,$(CORPUS_LIST),$(CORPUS))
 VARIANT_LIST := solutions/variants/variants.txt
 $(if $(SOLUTION_LABS),$(call variant_list_rules,$(VARIANT_LIST),$(VARIANTS)))
 
+# ---- the grader ----
+
+GRADER := $(BUILD)/host/grade
+GRADER_OBJS := $(patsubst %.cpp,$(BUILD)/host/%.o,$(wildcard grading/*.cpp))
+$(GRADER): $(GRADER_OBJS) $(HOST_OBJS)
+	$(CXX) $(CXXFLAGS) $^ -o $@
+
 # ---- tests ----
 
 # What the tests run: the lab programs of the solutions and of fresh skeletons, on the CPU
@@ -195,12 +203,14 @@ ALL_CU := $(filter-out %/compile_error.cu tests/cpusim/compile_fail/% tests/cpus
 
 # ---- targets ----
 
-.PHONY: all help run program test test-programs skeletons check-skeletons doctor deps nvcc-all clean
+.PHONY: all help run grade status program test test-programs skeletons check-skeletons doctor deps nvcc-all clean
 
 help:
 	@echo "make                 build every lab program for $(BACKEND) (labs/ and solutions/)"
 	@echo "make run LAB=01      check and time your lab 01 (ARGS=\"--m 512\", SRC=solutions)"
 	@echo "make test            the workbook's own tests (on the CPU backend, and the GPU if any)"
+	@echo "make grade           grade your labs (LAB=03 one lab, SRC=folder a submission, SEED=, STRICT=1)"
+	@echo "make status          your progress from the last make grade, and which lab is next"
 	@echo "make doctor          what this machine has, and what works without the rest"
 	@echo "make skeletons       regenerate labs/*/ student files from solutions/ (maintainers)"
 	@echo "make DEBUG=1 ...     device debug info and a synchronization after every launch"
@@ -209,6 +219,18 @@ all: $(foreach s,labs $(if $(SOLUTION_LABS),solutions),$(foreach l,$(LABS),$(cal
 
 # The Debian packages the build needs, installed when missing (scripts/install-deps).
 NEEDS_BOOST := $(filter cpu,$(BACKEND) $(TEST_BACKENDS))
+# Grades SRC (default labs/): every lab, or LAB=NN; SEED=N reproduces a run's inputs; STRICT=1
+# fails below full marks; RUBRIC=file. The grader's own exit status (0 ran, 1 below full marks
+# with STRICT=1, 2 could not run) is printed: make reports any failure as its own status 2.
+grade: deps $(GRADER)
+	@$(GRADER) --src "$(SRC)" --backend $(BACKEND) $(if $(LAB),--lab $(LAB)) $(if $(SEED),--seed $(SEED)) \
+	  $(if $(STRICT),--strict) $(if $(RUBRIC),--rubric "$(RUBRIC)"); status=$$?; \
+	  [ $$status -eq 0 ] || echo "(the grader exited with status $$status)"; exit $$status
+
+# A learner's progress, from the last `make grade`.
+status:
+	@scripts/status
+
 # One lab program, in any flavor: make program LAB=02 SRC=some/folder FLAVOR=cpu-asan
 # (flavors: $(FLAVORS)). Prints its path.
 program:
@@ -234,7 +256,10 @@ run:
 	  "$(if $(filter gpu,$(BACKEND)),$(if $(filter $(call lab_name,$(LAB)),$(SOLUTION_LABS)),$(call lab_program,$(call lab_name,$(LAB)),solutions,$(FLAVOR))))" \
 	  "$(if $(filter gpu,$(BACKEND)),$(BUILD)/$(FLAVOR)/bin/ceilings)" $(ARGS)
 
-test-programs: $(TEST_PROGRAMS) $(if $(filter cpu,$(TEST_BACKENDS)),cpusim-suite)
+# The grader's tests grade the solutions, fresh skeletons and the corpus of wrong submissions.
+GRADE_TEST_SOURCES := $(if $(SOLUTION_LABS),$(foreach l,$(SOLUTION_LABS),$(TEST_SKELETONS)/$(l)/$(LAB_FILE_$(l))) \
+  $(foreach n,$(CORPUS_NAMES),$(CORPUS)/$(n)/$(call corpus_lab,$(n))/$(LAB_FILE_$(call corpus_lab,$(n)))))
+test-programs: $(TEST_PROGRAMS) $(if $(filter cpu,$(TEST_BACKENDS)),cpusim-suite) $(GRADER) $(GRADE_TEST_SOURCES)
 
 # Runs every test binary, each with its own log, and ends with "N passed, N failed".
 test: deps

@@ -186,7 +186,13 @@ CheckReport check_exact(const float* got, const float* expected, int rows, int c
 CheckReport check_dot(float got, const DotReference& ref) {
   Tally tally(1, 1);
   tally.add(0, 0, got, ref.value, error_bound(ref.magnitude));
-  return tally.finish();
+  CheckReport report = tally.finish();
+  if (std::isnan(got)) {
+    report.hint = "the result is NaN. *result starts out as NaN poison, like memory nobody wrote: set it "
+                  "to 0 (cudaMemsetAsync) before the blocks add into it, and check that every block's "
+                  "sum reads only values that were written (a missing __syncthreads?).";
+  }
+  return report;
 }
 
 CheckReport check_finite(const float* got, int64_t rows, int64_t cols) {

@@ -1,6 +1,7 @@
 // Device memory that frees itself, and copies between host and device.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstring>
 #include <utility>
@@ -58,20 +59,24 @@ class DeviceBuffer {
 
 // An output buffer with guard zones before and after it, filled with a canary pattern that
 // no kernel computes. A kernel that writes past either end of its output (a grid one tile
-// too large without a bounds guard) changes a canary, and guards_intact() says where.
+// too large without a bounds guard) changes a canary, and damaged_guards() says where.
+// A guard holds `guard` floats: the caller sizes it to cover the overruns it expects (a
+// tile's worth of rows past the last one), so that they land in a canary rather than in
+// someone else's memory. `offset` starts the output that many floats past an aligned address,
+// to check kernels that must not assume alignment.
 class GuardedOutput {
  public:
-  static constexpr size_t kGuard = 1024;          // floats on each side: 4 KiB, keeps alignment
   static constexpr unsigned kCanaryBits = 0x7FA1B2C3u;  // a NaN with a payload of our own
 
-  explicit GuardedOutput(size_t count) : count_(count), buffer_(count + 2 * kGuard) {
-    std::vector<float> guard(kGuard, canary());
-    CUDA_CHECK(cudaMemcpy(buffer_.get(), guard.data(), kGuard * sizeof(float), cudaMemcpyHostToDevice));
-    CUDA_CHECK(cudaMemcpy(buffer_.get() + kGuard + count_, guard.data(), kGuard * sizeof(float),
+  GuardedOutput(size_t count, size_t guard, size_t offset = 0)
+      : count_(count), guard_(guard + offset), buffer_(count + guard_ + guard) {
+    std::vector<float> canaries(std::max(guard_, guard), canary());
+    CUDA_CHECK(cudaMemcpy(buffer_.get(), canaries.data(), guard_ * sizeof(float), cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemcpy(buffer_.get() + guard_ + count_, canaries.data(), guard * sizeof(float),
                           cudaMemcpyHostToDevice));
   }
 
-  float* get() const { return buffer_.get() + kGuard; }
+  float* get() const { return buffer_.get() + guard_; }
   size_t size() const { return count_; }
   void poison(unsigned char byte) { CUDA_CHECK(cudaMemset(get(), byte, count_ * sizeof(float))); }
   void download(float* host) const {
@@ -80,15 +85,13 @@ class GuardedOutput {
 
   // How many canaries changed before and after the output.
   std::pair<size_t, size_t> damaged_guards() const {
-    std::vector<float> before(kGuard), after(kGuard);
-    CUDA_CHECK(cudaMemcpy(before.data(), buffer_.get(), kGuard * sizeof(float), cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(after.data(), buffer_.get() + kGuard + count_, kGuard * sizeof(float),
-                          cudaMemcpyDeviceToHost));
+    const size_t after_count = buffer_.size() - guard_ - count_;
+    std::vector<float> before(guard_), after(after_count);
+    CUDA_CHECK(cudaMemcpy(before.data(), buffer_.get(), guard_ * sizeof(float), cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(after.data(), get() + count_, after_count * sizeof(float), cudaMemcpyDeviceToHost));
     size_t damaged_before = 0, damaged_after = 0;
-    for (size_t i = 0; i < kGuard; ++i) {
-      damaged_before += !is_canary(before[i]);
-      damaged_after += !is_canary(after[i]);
-    }
+    for (float f : before) damaged_before += !is_canary(f);
+    for (float f : after) damaged_after += !is_canary(f);
     return {damaged_before, damaged_after};
   }
 
@@ -100,7 +103,7 @@ class GuardedOutput {
   }
   static bool is_canary(float f) { return std::memcmp(&f, &kCanaryBits, sizeof f) == 0; }
 
-  size_t count_;
+  size_t count_, guard_;  // guard_: the floats before the output
   DeviceBuffer<float> buffer_;
 };
 

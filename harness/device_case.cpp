@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "common/fill.h"
+#include "harness/protocol.h"
 
 namespace lab {
 
@@ -15,16 +16,18 @@ void Launcher::operator()(const Case& c, const std::vector<const float*>& in, fl
 }
 
 DeviceCase::DeviceCase(const Case& c, const std::vector<std::vector<float>>& inputs)
-    : case_(c), output_(c.output_count()) {
+    : case_(c), output_(c.output_count(), c.guard_floats(), size_t(c.offset)) {
   for (const std::vector<float>& host : inputs) {
-    inputs_.emplace_back(host.size());
-    inputs_.back().upload(host);
+    inputs_.emplace_back(host.size() + size_t(c.offset));
+    CUDA_CHECK(cudaMemcpy(input(inputs_.size() - 1), host.data(), host.size() * sizeof(float), cudaMemcpyHostToDevice));
   }
 }
 
+float* DeviceCase::input(size_t i) const { return inputs_[i].get() + case_.offset; }
+
 void DeviceCase::enqueue(const Launcher& launcher) {
   std::vector<const float*> in;
-  for (const DeviceBuffer<float>& buffer : inputs_) in.push_back(buffer.get());
+  for (size_t i = 0; i < inputs_.size(); ++i) in.push_back(input(i));
   launcher(case_, in, output_.get());
 }
 
@@ -48,37 +51,15 @@ std::vector<std::string> DeviceCase::modified_inputs(const std::vector<std::vect
   std::vector<std::string> modified;
   const std::vector<std::string> names = case_.input_names();
   for (size_t i = 0; i < inputs_.size(); ++i) {
-    const std::vector<float> now = inputs_[i].download();
+    std::vector<float> now(inputs[i].size());
+    CUDA_CHECK(cudaMemcpy(now.data(), input(i), now.size() * sizeof(float), cudaMemcpyDeviceToHost));
     if (std::memcmp(now.data(), inputs[i].data(), now.size() * sizeof(float)) != 0) modified.push_back(names[i]);
   }
   return modified;
 }
 
 std::string explain_error(cudaError_t err) {
-  std::string text = std::string(cudaGetErrorName(err)) + " (" + cudaGetErrorString(err) + ")";
-  switch (err) {
-    case cudaErrorInvalidConfiguration:
-      return text + ": the grid or block size is invalid (at most 1024 threads per block, "
-                    "no dimension 0, grid y and z at most 65535).";
-    case cudaErrorInvalidValue:
-      return text + ": a launch or runtime call got an invalid argument (too much dynamic "
-                    "shared memory?).";
-    case cudaErrorLaunchOutOfResources:
-      return text + ": the block needs more registers or shared memory than a multiprocessor "
-                    "has; use fewer threads per block.";
-    case cudaErrorIllegalAddress:
-    case cudaErrorLaunchFailure:
-      return text + ": a kernel accessed memory outside its arrays. Check the bounds guards; "
-                    "compute-sanitizer (GPU) or the CPU backend's AddressSanitizer build "
-                    "shows the line.";
-    case cudaErrorMisalignedAddress:
-      return text + ": a wide load or store (float4: 16 bytes) used an address that is not a "
-                    "multiple of its width.";
-    case cudaErrorAssert:
-      return text + ": an assert in a kernel failed (its message is above).";
-    default:
-      return text + ".";
-  }
+  return std::string(cudaGetErrorName(err)) + " (" + cudaGetErrorString(err) + "): " + error_hint(cudaGetErrorName(err));
 }
 
 }  // namespace lab

@@ -32,6 +32,8 @@ class DeviceCase {
   std::vector<std::string> modified_inputs(const std::vector<std::vector<float>>& inputs) const;
 
  private:
+  float* input(size_t i) const;  // input i as the launcher sees it (after the offset)
+
   Case case_;
   std::vector<DeviceBuffer<float>> inputs_;
   GuardedOutput output_;

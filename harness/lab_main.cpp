@@ -10,6 +10,7 @@
 #include "common/exit_codes.h"
 #include "common/timing.h"
 #include "harness/device_case.h"
+#include "harness/serve.h"
 
 namespace lab {
 
@@ -19,9 +20,9 @@ constexpr int64_t kMaxDim = (int64_t(1) << 31) - 1;  // the launchers take int s
 
 struct Options {
   int64_t M = -1, N = -1, K = -1, rows = -1, cols = -1, n = -1;  // -1: the backend's default
-  int64_t seed = 1, reps = -1, warmup = -1;
+  int64_t seed = 1, reps = -1, warmup = -1, offset = 0;
   bool full_check = false, no_time = false, quiet = false;
-  std::string result_file;
+  std::string result_file, serve_dir;
 };
 
 // Sizes that run in about a second: the GPU's show its speed, the CPU backend's emulate
@@ -63,12 +64,14 @@ Options parse_options(const LabInfo& info, int argc, char** argv) {
       break;
   }
   cli.add_int("seed", &o.seed, 0, INT64_MAX, "seed of the random inputs");
+  cli.add_int("offset", &o.offset, 0, 1024, "start the arrays this many floats past an aligned address");
   cli.add_int("reps", &o.reps, 1, 100000, "timed repetitions (default 20; CPU backend 1)");
   cli.add_int("warmup", &o.warmup, 0, 100000, "untimed repetitions first (default 3; CPU backend 0)");
   cli.add_flag("full-check", &o.full_check, "check every row of a large matrix product, not a sample");
   cli.add_flag("no-time", &o.no_time, "check only");
-  cli.add_flag("quiet", &o.quiet, "print only errors and the result line");
+  cli.add_flag("quiet", &o.quiet, "print only failures");
   cli.add_string("result", &o.result_file, "also write the result as 'key value' lines to this file");
+  cli.add_string("serve", &o.serve_dir, "for the grader: run the cases in this folder (harness/protocol.h)");
   cli.parse(argc, argv);
   return o;
 }
@@ -97,7 +100,9 @@ size_t host_memory_bytes() { return size_t(sysconf(_SC_PHYS_PAGES)) * size_t(sys
 int lab_main(const LabInfo& info, const Launcher& launcher, int argc, char** argv) {
   const Options o = parse_options(info, argc, argv);
   const DeviceInfo device = open_device();
-  const Case c = default_case(info.op, o, device.cpu_backend);
+  if (!o.serve_dir.empty()) return serve(launcher, o.serve_dir);
+  Case c = default_case(info.op, o, device.cpu_backend);
+  c.offset = o.offset;
   const int reps = int(o.reps >= 0 ? o.reps : device.cpu_backend ? 1 : 20);
   const int warmup = int(o.warmup >= 0 ? o.warmup : device.cpu_backend ? 0 : 3);
   Result result;
@@ -152,6 +157,11 @@ int lab_main(const LabInfo& info, const Launcher& launcher, int argc, char** arg
   const auto [before, after] = run.damaged_guards();
   const std::vector<std::string> modified = run.modified_inputs(inputs);
   bool pass = report.pass() && before == 0 && after == 0 && modified.empty();
+  // Writes outside the output first: they explain the wrong elements inside it too.
+  if (before + after > 0) {
+    std::printf("  check    FAIL: the kernel wrote outside the output: %zu elements before its start "
+                "and %zu after its end were overwritten. A missing bounds guard?\n", before, after);
+  }
   const std::string verdict = "  check    " + format_report(report, "           ");
   if (report.pass()) {
     say(verdict);
@@ -164,10 +174,6 @@ int lab_main(const LabInfo& info, const Launcher& launcher, int argc, char** arg
              "element checked for being written; --full-check checks all)\n",
              (long long)(report.checked / c.N), (long long)c.M);
     say(line);
-  }
-  if (before + after > 0) {
-    std::printf("  check    FAIL: the kernel wrote outside the output: %zu elements before its start "
-                "and %zu after its end were overwritten. A missing bounds guard?\n", before, after);
   }
   for (const std::string& name : modified) {
     std::printf("  check    FAIL: the kernel changed its input %s, which it must only read.\n", name.c_str());

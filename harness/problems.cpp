@@ -30,12 +30,13 @@ Case Case::dot(int64_t n) {
 }
 
 std::string Case::describe() const {
-  char text[96];
+  char text[128];
   switch (op) {
     case Op::kMatmul: snprintf(text, sizeof text, "M=%lld N=%lld K=%lld", (long long)M, (long long)N, (long long)K); break;
     case Op::kTranspose: snprintf(text, sizeof text, "rows=%lld cols=%lld", (long long)rows, (long long)cols); break;
     case Op::kDot: snprintf(text, sizeof text, "n=%lld", (long long)n); break;
   }
+  if (offset != 0) return text + (" offset=" + std::to_string(offset));
   return text;
 }
 
@@ -87,6 +88,8 @@ double Case::device_bytes() const {
   }
   return 0;
 }
+
+size_t Case::guard_floats() const { return 4096 + 128 * size_t(output_cols()); }
 
 double Case::flops() const {
   switch (op) {

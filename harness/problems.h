@@ -19,12 +19,14 @@ struct Case {
   int64_t M = 0, N = 0, K = 0;  // kMatmul: A is M×K, B is K×N, C is M×N
   int64_t rows = 0, cols = 0;   // kTranspose: in is rows×cols, out is cols×rows
   int64_t n = 0;                // kDot: the vectors' length
+  int64_t offset = 0;           // inputs and output start this many floats past an aligned
+                                // address: launchers must not assume 16-byte alignment
 
   static Case matmul(int64_t M, int64_t N, int64_t K);
   static Case transpose(int64_t rows, int64_t cols);
   static Case dot(int64_t n);
 
-  std::string describe() const;               // "M=17 N=31 K=13"
+  std::string describe() const;               // "M=17 N=31 K=13", "n=1025 offset=1"
   bool empty() const;                         // a size is 0: nothing to compute
   std::vector<std::string> input_names() const;  // {"A", "B"}
   std::vector<size_t> input_counts() const;   // elements of each input
@@ -32,6 +34,7 @@ struct Case {
   int output_rows() const;                    // the output as a matrix, for reports
   int output_cols() const;
   double device_bytes() const;                // memory the inputs and output need
+  size_t guard_floats() const;                // the output's guard zones: 128 of its rows
 
   // The work that measures speed: 2·M·N·K flops for a matmul; for the memory-bound ops
   // the fewest bytes that must cross device memory (each input read once, the output

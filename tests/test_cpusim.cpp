@@ -211,7 +211,8 @@ TEST_SUITE("cpusim") {
       CHECK_RUN(r, contains(r.output, "cpusim: error: kernel 'divergent_barrier_kernel' block (0,0,0): threads wait at different barriers"));
       CHECK_RUN(r, contains(r.output, line_of("tests/cpusim/divergent_barrier.cu", "the lower half waits here")));
       CHECK_RUN(r, contains(r.output, line_of("tests/cpusim/divergent_barrier.cu", "the upper half waits here")));
-      CHECK_RUN(r, contains(r.output, "cudaErrorLaunchFailure"));
+      CHECK_RUN(r, contains(r.output, line_of("tests/cpusim/divergent_barrier.cu", "CUDA_CHECK(cudaDeviceSynchronize())") +
+                                          ": cudaDeviceSynchronize() failed: cudaErrorLaunchFailure"));
     }
     SUBCASE("a return before a barrier") {
       const lab::RunResult r = run("early_return_barrier");
@@ -237,7 +238,7 @@ TEST_SUITE("cpusim") {
     }
   }
 
-  TEST_CASE("launch configurations beyond CUDA's limits fail at the launch") {
+  TEST_CASE("launch configurations beyond CUDA's limits fail at the launch with cudaErrorInvalidValue, as CUDA 13 does") {
     const lab::RunResult r = run("too_many_threads");
     CHECK_RUN(r, r.exited(0));
     for (const std::string what : {"block (2048,1,1)", "block (32,32,2)", "block (1,1,65)", "block (0,1,1)",
@@ -247,11 +248,34 @@ TEST_SUITE("cpusim") {
       const size_t at = r.output.find(line);
       REQUIRE_MESSAGE(at != std::string::npos, r.output);
       const std::string rest = r.output.substr(at, r.output.find('\n', at) - at);
-      CHECK_MESSAGE(contains(rest, "-> cudaErrorInvalidConfiguration, then cudaSuccess, kernel ran: no"), rest);
+      CHECK_MESSAGE(contains(rest, "-> cudaErrorInvalidValue, then cudaSuccess, kernel ran: no"), rest);
     }
     CHECK_RUN(r, contains(r.output, "block (1024,1,1) valid -> cudaSuccess, then cudaSuccess, kernel ran: yes"));
     CHECK_RUN(r, contains(r.output, "cpusim: launch of 'mark_kernel' at tests/cpusim/too_many_threads.cu:"));
-    CHECK_RUN(r, contains(r.output, "block (2048,1,1) has 2048 threads; a block has at most 1024"));
+    CHECK_RUN(r, contains(r.output, "block (2048,1,1) has 2048 threads; a block has at most 1024 (cudaErrorInvalidValue)"));
+  }
+
+  // docs/results/cpusim-error-semantics-h100.log holds what the program printed on an H100; cpusim
+  // must print the same lines (its own cpusim: reports aside).
+  TEST_CASE("which call reports which error: the lines an H100 printed") {
+    const std::string log = read_file("docs/results/cpusim-error-semantics-h100.log");
+    const size_t from = log.find("== error_semantics\n");
+    REQUIRE_MESSAGE(from != std::string::npos, "no error_semantics section in the H100 log");
+    std::string expected;
+    std::istringstream gpu(log.substr(from));
+    for (std::string line; std::getline(gpu, line) && line.rfind("exit ", 0) != 0;)
+      if (line.rfind("error_semantics: ", 0) == 0) expected += line + "\n";
+    REQUIRE(contains(expected, "error_semantics: failed assert -> get cudaSuccess"));
+
+    const lab::RunResult r = run("error_semantics");
+    CHECK_RUN(r, r.exited(0));
+    std::string printed;
+    std::istringstream cpu(r.output);
+    for (std::string line; std::getline(cpu, line);)
+      if (line.rfind("error_semantics: ", 0) == 0) printed += line + "\n";
+    CHECK_MESSAGE(printed == expected, "cpusim printed:\n" << printed << "the H100 printed:\n" << expected);
+    CHECK_RUN(r, contains(r.output, line_of("tests/cpusim/error_semantics.cu", "assert(v < 0)") +
+                                        ": void assert_kernel(int): block: [0,0,0], thread: [0,0,0] Assertion `v < 0` failed."));
   }
 
   TEST_CASE("shared memory limits") {
@@ -267,7 +291,8 @@ TEST_SUITE("cpusim") {
       CHECK_RUN(r, r.exited(1));
       CHECK_RUN(r, contains(r.output, "static shared memory reaches 65536 bytes with __shared__ 'b' (32768 bytes, declared at " +
                                           line_of("tests/cpusim/compile_fail/static_smem_too_big.cu", "__shared__ float b")));
-      CHECK_RUN(r, contains(r.output, "cudaErrorLaunchOutOfResources"));
+      // A launch error, as a GPU's "too many resources" is: reported once, not sticky.
+      CHECK_RUN(r, contains(r.output, "static_smem_too_big: launch cudaErrorLaunchOutOfResources, then cudaDeviceSynchronize cudaSuccess"));
     }
   }
 
@@ -276,10 +301,10 @@ TEST_SUITE("cpusim") {
       const lab::RunResult r = run("assert_fail");
       CHECK_RUN(r, r.exited(1));
       CHECK_RUN(r, contains(r.output, line_of("tests/cpusim/assert_fail.cu", "assert(v < 40)") +
-                                          ": void assert_kernel(const int*): block: [0,0,0], thread: [50,0,0] Assertion `v < 40` failed."));
+                                          ": void assert_kernel(const int *): block: [0,0,0], thread: [50,0,0] Assertion `v < 40` failed."));
       CHECK_RUN(r, contains(r.output, "cpusim: error: assertion `v < 40` failed in kernel 'assert_kernel' block (0,0,0) thread (50,0,0)"));
       CHECK_RUN(r, contains(r.output, "assert_fail: cudaDeviceSynchronize cudaErrorAssert, then cudaMalloc cudaErrorAssert, "
-                                      "cudaGetLastError cudaErrorAssert and cudaErrorAssert"));
+                                      "cudaGetLastError cudaErrorAssert and cudaSuccess"));
     }
     SUBCASE("a C++ exception") {
       const lab::RunResult r = run("kernel_exception");
@@ -305,7 +330,9 @@ TEST_SUITE("cpusim") {
       CHECK_RUN(r, contains(r.output, "launch of 'scale_kernel' at " +
                                           line_of("tests/cpusim/host_pointer_arg.cu", "BUG: should be d") +
                                           ": argument 1"));
-      CHECK_RUN(r, contains(r.output, "cudaErrorIllegalAddress"));
+      // As on a GPU, the fault is not a launch error: cudaDeviceSynchronize reports it.
+      CHECK_RUN(r, contains(r.output, line_of("tests/cpusim/host_pointer_arg.cu", "CUDA_CHECK(cudaDeviceSynchronize())") +
+                                          ": cudaDeviceSynchronize() failed: cudaErrorIllegalAddress"));
     }
   }
 

@@ -7,7 +7,8 @@
 # when to ask it; it is safe under make -j.
 
 CPUCC := common/cpu/cpucc
-CPUSIM_CACHE := build/cpusim
+CPUSIM_CACHE := $(BUILD)/cpusim
+export CPUSIM_CACHE_DIR := $(abspath $(CPUSIM_CACHE))
 CPUSIM_FLAVORS := plain debug asan tsan
 CPUSIM_HEADERS := $(wildcard common/cpu/include/*.h common/cpu/include/cpusim/*.h)
 CPUSIM_RUNTIME_SOURCES := $(wildcard common/cpu/src/*.cpp common/cpu/src/*.h) $(CPUSIM_HEADERS) \
@@ -26,7 +27,7 @@ $(CPUSIM_CACHE)/%/libcpusim.a: $(CPUSIM_RUNTIME_SOURCES)
 CPUSIM_SUITE_DIR := $(BUILD)/cpu/cpusim-suite
 CPUSIM_SUITE_PROGRAMS := vector_add matmul_shared warp_reduce indexing shared_static shared_dynamic \
   sync_variants warp_ops atomics vector_types math_funcs templates runtime_api printf_kernel \
-  too_many_threads big_dynamic_smem uninitialized missing_barrier divergent_barrier \
+  too_many_threads error_semantics big_dynamic_smem uninitialized missing_barrier divergent_barrier \
   early_return_barrier warp_mask_exited oob_global oob_shared race_blocks assert_fail \
   crash_null host_pointer_arg stack_overflow spin_wait
 CPUSIM_SUITE_ASAN := oob_global oob_shared vector_add

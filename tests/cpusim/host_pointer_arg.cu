@@ -1,6 +1,6 @@
 // host_pointer_arg: a host array is passed to a kernel instead of its device copy. On a GPU the
-// kernel faults (cudaErrorIllegalAddress; with HMM some systems let it read host memory); cpusim
-// refuses the launch with the same sticky error and says which argument.
+// kernel faults and cudaDeviceSynchronize returns cudaErrorIllegalAddress (with HMM it may run);
+// cpusim does not run the kernel, says which argument, and the same call returns the same error.
 #include <vector>
 
 #include "check.cuh"

@@ -1,6 +1,6 @@
 // too_many_threads: launch configurations beyond CUDA's limits fail at the launch with
-// cudaErrorInvalidConfiguration, visible through cudaGetLastError, and the kernel does not run.
-// Expected: the same lines on the CPU backend and on a GPU.
+// cudaErrorInvalidValue in CUDA 13 (not cudaErrorInvalidConfiguration), visible through
+// cudaGetLastError, and the kernel does not run. Expected: the same lines on the CPU and a GPU.
 #include "check.cuh"
 
 __global__ void mark_kernel(int* flag) { *flag = 1; }

@@ -46,6 +46,11 @@ const settings& config() {
 }
 
 // ---- errors: the last error per host thread; a sticky one (a failed kernel) for everyone ----
+// As CUDA 13 on an H100 does (docs/results/cpusim-error-semantics-h100.log): a fault becomes the
+// last error only once a call returns it, so cudaGetLastError right after a faulting launch says
+// cudaSuccess and cudaDeviceSynchronize reports the fault; cudaGetLastError clears the last error
+// even when it is sticky (the next failing call records it again); cudaDeviceReset clears the
+// sticky error but not the last error.
 namespace {
 std::atomic<int> sticky{cudaSuccess};
 thread_local cudaError_t last_error = cudaSuccess;
@@ -55,7 +60,6 @@ cudaError_t sticky_error() { return cudaError_t(sticky.load()); }
 void set_sticky_error(cudaError_t e) {
   int none = cudaSuccess;
   sticky.compare_exchange_strong(none, e);
-  last_error = cudaError_t(sticky.load());
 }
 cudaError_t record_error(cudaError_t e) {
   if (e != cudaSuccess) last_error = e;
@@ -257,11 +261,11 @@ const char* cudaGetErrorString(cudaError_t e) {
   return t ? t->text : "unknown error";
 }
 cudaError_t cudaGetLastError() {
-  cudaError_t e = sticky_error() ? sticky_error() : last_error;
+  const cudaError_t e = last_error;
   last_error = cudaSuccess;
   return e;
 }
-cudaError_t cudaPeekAtLastError() { return sticky_error() ? sticky_error() : last_error; }
+cudaError_t cudaPeekAtLastError() { return last_error; }
 
 // ---- the device ----
 cudaError_t cudaGetDeviceCount(int* count) {
@@ -347,11 +351,10 @@ cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device) 
 
 cudaError_t cudaDeviceSynchronize() { return record_error(sticky_error()); }
 
-// A fresh context: no allocations, no errors, no attributes.
+// A fresh context: no allocations, no sticky error, no attributes.
 cudaError_t cudaDeviceReset() {
   free_all_allocations();
   sticky.store(cudaSuccess);
-  last_error = cudaSuccess;
   std::lock_guard<std::mutex> lock(attributes_mutex);
   max_dynamic_smem.clear();
   return cudaSuccess;

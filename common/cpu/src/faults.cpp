@@ -1,6 +1,7 @@
 // Faults inside kernels and how they are reported: every report names the kernel, the block and
 // the thread, on stderr lines that start with "cpusim:". A fault fails the block's launch with a
-// sticky error, as it would on a GPU; a crash (SIGSEGV...) ends the process with its signal.
+// sticky error, as it would on a GPU (too much shared memory fails only that launch: launch.cpp);
+// a crash (SIGSEGV...) ends the process with its signal.
 #include <signal.h>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -199,6 +200,22 @@ void watchdog_arm(const launch_state* launch) {
 
 }  // namespace cpusim::detail
 
+namespace {
+
+// The kernel's signature as nvcc spells it in an assert message: g++ writes "const int*", nvcc
+// "const int *" (docs/results/cpusim-suite-h100.log, assert_fail).
+std::string nvcc_signature(const char* function) {
+  std::string out;
+  for (const char* c = function; *c; ++c) {
+    const bool starts_run = (*c == '*' || *c == '&') && c != function;
+    if (starts_run && c[-1] != ' ' && c[-1] != '(' && c[-1] != '*' && c[-1] != '&') out += ' ';
+    out += *c;
+  }
+  return out;
+}
+
+}  // namespace
+
 // A failed assert in a kernel fails the launch with cudaErrorAssert, after printing what a GPU
 // prints; elsewhere it behaves as glibc's. glibc's assert() calls this function.
 extern "C" void __assert_fail(const char* expr, const char* file, unsigned int line, const char* function) noexcept {
@@ -211,8 +228,8 @@ extern "C" void __assert_fail(const char* expr, const char* file, unsigned int l
   block_context& b = *current_block;
   fflush(stdout);
   if (b.launch->error.load() == cudaSuccess)
-    fprintf(stderr, "%s:%u: %s: block: [%u,%u,%u], thread: [%u,%u,%u] Assertion `%s` failed.\n", file, line, function,
-            b.index.x, b.index.y, b.index.z, t->index.x, t->index.y, t->index.z, expr);
+    fprintf(stderr, "%s:%u: %s: block: [%u,%u,%u], thread: [%u,%u,%u] Assertion `%s` failed.\n", file, line,
+            nvcc_signature(function).c_str(), b.index.x, b.index.y, b.index.z, t->index.x, t->index.y, t->index.z, expr);
   fault_in_thread(cudaErrorAssert, "error: assertion `" + std::string(expr) + "` failed in " + kernel_and_block(b) +
                                        " thread " + describe_thread(t->index) + " at " + file + ":" +
                                        std::to_string(line));

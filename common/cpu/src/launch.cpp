@@ -1,7 +1,8 @@
 // A kernel launch: check the configuration as the CUDA driver does, then run the grid's blocks on
 // a pool of CPUSIM_THREADS OS threads (the calling thread is one of them) and return when all are
 // done. Configuration errors come back through cudaGetLastError and the kernel does not run;
-// a fault while it runs becomes the sticky error of every later call, as on a GPU.
+// a fault while it runs becomes the sticky error, which every later call returns (cudaGetLastError
+// only once another call has returned it), as on a GPU.
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -142,10 +143,12 @@ void launch_kernel(const launch_site& site, dim3 grid, dim3 block, size_t dynami
     log_launch(site, grid, block, dynamic_smem, 0, e);
     return;
   }
+  // CUDA 13 returns cudaErrorInvalidValue here, not cudaErrorInvalidConfiguration (measured on an
+  // H100: docs/results/cpusim-error-semantics-h100.log).
   const std::string problem = configuration_problem(grid, block);
   if (!problem.empty()) {
-    report(launch_name(site) + " failed: " + problem + " (cudaErrorInvalidConfiguration)");
-    log_launch(site, grid, block, dynamic_smem, 0, record_error(cudaErrorInvalidConfiguration));
+    report(launch_name(site) + " failed: " + problem + " (cudaErrorInvalidValue)");
+    log_launch(site, grid, block, dynamic_smem, 0, record_error(cudaErrorInvalidValue));
     return;
   }
   const size_t limit = dynamic_smem_limit(site.key);
@@ -163,7 +166,7 @@ void launch_kernel(const launch_site& site, dim3 grid, dim3 block, size_t dynami
              bad_pointer);
     report("error: " + launch_name(site) + ": " + text +
            ".\n  On a GPU the kernel would fault with an illegal address; the kernel did not run.");
-    set_sticky_error(cudaErrorIllegalAddress);
+    set_sticky_error(cudaErrorIllegalAddress);  // a fault, not a launch error: the next synchronizing call reports it
     log_launch(site, grid, block, dynamic_smem, 0, cudaErrorIllegalAddress);
     return;
   }
@@ -204,8 +207,14 @@ void launch_kernel(const launch_site& site, dim3 grid, dim3 block, size_t dynami
     san::acquire(&tsan_launch_done);
   }
 
+  // Too many resources is a launch error (cudaGetLastError reports it, nothing sticks); any other
+  // failure is a fault of the running kernel, which a GPU reports at the next call that
+  // synchronizes, not at cudaGetLastError right after the launch.
   const cudaError_t status = cudaError_t(launch.error.load());
-  if (status != cudaSuccess) set_sticky_error(status);
+  if (status == cudaErrorLaunchOutOfResources)
+    record_error(status);
+  else if (status != cudaSuccess)
+    set_sticky_error(status);
   log_launch(site, grid, block, dynamic_smem, launch.static_shared_bytes.load(), status);
 }
 

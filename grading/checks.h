@@ -1,0 +1,63 @@
+// The five checks of a lab, in the order `make grade` runs them. Each runs student code only
+// in separate processes (the lab program, built from the student's file) and decides from
+// what came back, with references this process computes itself.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "common/subprocess.h"
+#include "grading/rubric.h"
+
+namespace grade {
+
+enum class Status { kPass, kFail, kSkip, kWaived };
+
+struct CheckResult {
+  CheckResult(std::string name_, Status status_, double max_points_)
+      : name(std::move(name_)), status(status_), max_points(max_points_) {}
+  std::string name;  // build, correctness, safety, technique, performance
+  Status status = Status::kSkip;
+  double points = 0, max_points = 0;  // a waived check is worth 0 of 0
+  double seconds = 0;
+  std::vector<std::string> details;  // shown indented under the check's line
+};
+
+// What every check of one grading run shares.
+struct Context {
+  std::string backend;     // "gpu" or "cpu"
+  std::string src;         // the folder graded (labs/ or a submission with the same layout)
+  uint64_t seed = 0;       // of every input; printed, and SEED= reproduces it
+  const Rubric* rubric = nullptr;
+  std::string work_dir;    // private scratch space of this run
+  std::string build_dir;   // where the programs are built (the Makefile's BUILD)
+  bool have_solutions = false;
+  bool have_compute_sanitizer = false;
+  bool have_ncu = false;
+};
+
+// The programs of one lab, built before any student code runs, with their fingerprints.
+struct Program {
+  std::string path;
+  std::string object;       // the student file's object, for its symbols
+  std::string fingerprint;  // checked before every run
+};
+
+struct LabPrograms {
+  Program main;                // the lab program for this backend
+  Program asan, tsan;          // CPU backend: the sanitizer builds (safety)
+  Program solution;            // GPU: the solution's program (performance); may be empty
+};
+
+// Builds the lab program(s) of one lab; the check that says how it went.
+CheckResult check_build(const Context& ctx, const LabRubric& lab, LabPrograms* programs);
+CheckResult check_correctness(const Context& ctx, const LabRubric& lab, const LabPrograms& programs);
+CheckResult check_safety(const Context& ctx, const LabRubric& lab, const LabPrograms& programs);
+CheckResult check_technique(const Context& ctx, const LabRubric& lab, const LabPrograms& programs);
+CheckResult check_performance(const Context& ctx, const LabRubric& lab, const LabPrograms& programs);
+
+// Text from a student program, made safe to print: control characters dropped, long output
+// cut, every line indented.
+std::vector<std::string> quote_output(const std::string& text, size_t max_lines = 12);
+
+}  // namespace grade

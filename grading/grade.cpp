@@ -1,0 +1,184 @@
+// `make grade`: builds each lab from a source folder, checks it against the reference, scores
+// it by grading/rubric.txt and writes the reports. This process runs no student code: each
+// student program runs in a process of its own, with a time limit, and the verdict is made
+// here from what it wrote back (grading/isolation.h, docs/instructor.md).
+//
+//   grade [--src DIR] [--lab NN] [--backend gpu|cpu] [--seed N] [--rubric FILE] [--out DIR] [--strict]
+//
+// Exit status: 0 when grading ran to the end, whatever the score; 1 with --strict when the
+// score is below full marks; 2 when the grader itself could not run.
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <cstdio>
+#include <random>
+
+#include "common/cli.h"
+#include "common/exit_codes.h"
+#include "common/subprocess.h"
+#include "grading/checks.h"
+#include "grading/isolation.h"
+#include "grading/report.h"
+#include "grading/rubric.h"
+
+namespace {
+
+bool have_command(const std::string& name) {
+  return lab::run_command({"sh", "-c", "command -v " + name}).exited(0);
+}
+
+bool is_dir(const std::string& path) {
+  struct stat st;
+  return stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+[[noreturn]] void cannot_run(const std::string& why) {
+  std::fprintf(stderr, "make grade: %s\n", why.c_str());
+  std::exit(lab::kExitCannotRun);
+}
+
+std::string gpu_name() {
+  const lab::RunResult r = lab::run_command({"nvidia-smi", "--query-gpu=name", "--format=csv,noheader"});
+  if (!r.exited(0) || r.output.empty()) return "";
+  return r.output.substr(0, r.output.find('\n'));
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const auto start = std::chrono::steady_clock::now();
+  grade::protect_grader();
+  // The builds the grader starts are makes of their own, not part of a calling make's jobs.
+  for (const char* name : {"MAKEFLAGS", "MFLAGS", "MAKELEVEL"}) unsetenv(name);
+
+  std::string src = "labs", lab_filter, backend, rubric_path = "grading/rubric.txt", out_dir = "build/grade", build_dir;
+  int64_t seed = -1;
+  bool strict = false;
+  lab::Cli cli(argv[0], "Grades the labs of a source folder (the labs/ layout): build, correctness, safety,\n"
+                        "technique, performance. Run from the repository root; `make grade` does.");
+  cli.add_string("src", &src, "the folder to grade");
+  cli.add_string("lab", &lab_filter, "only this lab (01 .. 05)");
+  cli.add_string("backend", &backend, "gpu or cpu (default: gpu when nvidia-smi sees one)");
+  cli.add_int("seed", &seed, -1, INT64_MAX, "seed of the inputs (default: a new one each run)");
+  cli.add_string("rubric", &rubric_path, "the rubric file");
+  cli.add_string("out", &out_dir, "where the reports go");
+  cli.add_string("build-dir", &build_dir, "build here and reuse what is there (default: a fresh folder, so "
+                                          "that nothing a submission left behind in an earlier run is trusted)");
+  cli.add_flag("strict", &strict, "exit 1 when the score is below full marks");
+  cli.parse(argc, argv);
+
+  grade::Rubric rubric;
+  std::string error;
+  if (!grade::read_rubric(rubric_path, &rubric, &error)) cannot_run(error);
+  if (!is_dir(src)) cannot_run("no folder '" + src + "' to grade");
+  const std::string device = gpu_name();
+  if (backend.empty()) backend = device.empty() ? "cpu" : "gpu";
+  if (backend != "gpu" && backend != "cpu") cannot_run("BACKEND must be gpu or cpu, not '" + backend + "'");
+  if (backend == "gpu" && device.empty()) cannot_run("BACKEND=gpu, but nvidia-smi sees no GPU here; BACKEND=cpu grades on the CPU backend");
+  for (const char* tool : {"make", "g++", "nm", "sha256sum"}) {
+    if (!have_command(tool)) cannot_run(std::string("'") + tool + "' is not installed; make doctor says what is missing");
+  }
+  if (backend == "gpu" && !have_command("nvcc") && !have_command("/usr/local/cuda/bin/nvcc")) {
+    cannot_run("nvcc is not installed; make doctor says what is missing");
+  }
+  std::vector<const grade::LabRubric*> labs;
+  for (const grade::LabRubric& l : rubric.labs) {
+    if (lab_filter.empty() || &l == rubric.find(lab_filter)) labs.push_back(&l);
+  }
+  if (labs.empty()) cannot_run("no lab '" + lab_filter + "' in " + rubric_path);
+
+  grade::Context ctx;
+  ctx.backend = backend;
+  ctx.src = src;
+  ctx.seed = seed >= 0 ? uint64_t(seed) : std::random_device{}() % 1000000000;
+  ctx.rubric = &rubric;
+  ctx.have_solutions = is_dir("solutions");
+  ctx.have_compute_sanitizer = have_command("compute-sanitizer");
+  ctx.have_ncu = have_command("ncu");
+  std::string work = "/tmp/grade-XXXXXX";
+  if (mkdtemp(work.data()) == nullptr) cannot_run("cannot make a scratch folder in /tmp");
+  ctx.work_dir = work;
+  ctx.build_dir = build_dir.empty() ? work + "/build" : build_dir;
+  lab::run_command({"mkdir", "-p", out_dir});
+
+  const std::string where = backend == "gpu" ? "the GPU (" + device + ")" : "the CPU backend (no GPU timings)";
+  std::printf("make grade: %s on %s, seed %llu (SEED=%llu reproduces the inputs)\n", src.c_str(), where.c_str(),
+              (unsigned long long)ctx.seed, (unsigned long long)ctx.seed);
+  std::fflush(stdout);
+
+  // Build every lab first: the builds run no student code, and each program's fingerprint is
+  // taken before any student code can run.
+  std::vector<grade::LabResult> results;
+  std::vector<grade::LabPrograms> programs(labs.size());
+  std::vector<grade::CheckResult> builds;
+  for (size_t i = 0; i < labs.size(); ++i) builds.push_back(grade::check_build(ctx, *labs[i], &programs[i]));
+
+  for (size_t i = 0; i < labs.size(); ++i) {
+    const grade::LabRubric& l = *labs[i];
+    grade::LabResult result{l.lab, l.file, {}};
+    std::printf("== lab %s %s: %s/%s/%s\n", l.lab.substr(0, 2).c_str(), l.lab.substr(3).c_str(), src.c_str(),
+                l.lab.c_str(), l.file.c_str());
+    auto record = [&](grade::CheckResult c) {
+      grade::print_check(c);
+      result.checks.push_back(std::move(c));
+    };
+    auto skipped = [&](const char* name, double points, const std::string& why) {
+      grade::CheckResult c(name, grade::Status::kSkip, points);
+      c.details.push_back(why);
+      record(c);
+    };
+    const bool built = builds[i].status == grade::Status::kPass;
+    // The build's points count once the lab computes something: a skeleton compiles too.
+    grade::CheckResult correctness("correctness", grade::Status::kSkip, l.points_correctness);
+    if (built) correctness = grade::check_correctness(ctx, l, programs[i]);
+    if (built && correctness.points == 0 && builds[i].max_points > 0) {
+      builds[i].points = 0;
+      builds[i].details.push_back("(the build's points count once a shape is computed correctly)");
+    }
+    record(builds[i]);
+    if (!built) {
+      skipped("correctness", l.points_correctness, "skipped: nothing was built");
+      skipped("safety", l.points_safety, "skipped: nothing was built");
+      skipped("technique", l.points_technique, "skipped: nothing was built");
+      if (backend == "gpu") skipped("performance", l.points_performance, "skipped: nothing was built");
+    } else {
+      record(correctness);
+      const bool correct = result.checks.back().status == grade::Status::kPass;
+      if (correct) {
+        record(grade::check_safety(ctx, l, programs[i]));
+        record(grade::check_technique(ctx, l, programs[i]));
+        record(grade::check_performance(ctx, l, programs[i]));
+      } else {
+        skipped("safety", l.points_safety, "skipped: correctness comes first");
+        skipped("technique", l.points_technique, "skipped: correctness comes first");
+        if (backend == "gpu") skipped("performance", l.points_performance, "skipped: correctness comes first");
+      }
+    }
+    if (backend == "cpu" && result.find("performance") == nullptr) {
+      grade::CheckResult waived("performance", grade::Status::kWaived, 0);
+      waived.details.push_back("waived on the CPU backend: its times say nothing about a GPU");
+      record(waived);
+    }
+    std::printf("lab %s: %s/%s\n", l.lab.substr(0, 2).c_str(), grade::points_text(result.points()).c_str(),
+                grade::points_text(result.max_points()).c_str());
+    results.push_back(result);
+  }
+  grade::kill_leftovers();
+
+  double score = 0, max_score = 0;
+  for (const grade::LabResult& r : results) {
+    score += r.points();
+    max_score += r.max_points();
+  }
+  grade::RunInfo run{src, backend, backend == "gpu" ? device : "the CPU backend", ctx.seed,
+                     std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()};
+  const bool written = grade::write_reports(out_dir, run, results);
+  lab::run_command({"rm", "-rf", work});
+  if (!written) cannot_run("could not write the reports into " + out_dir);
+  std::printf("(reports: %s/results.json, %s/summary.txt; make status shows your progress)\n", out_dir.c_str(),
+              out_dir.c_str());
+  std::printf("Score: %s/%s\n", grade::points_text(score).c_str(), grade::points_text(max_score).c_str());
+  return strict && score < max_score ? lab::kExitWrong : lab::kExitPass;
+}

@@ -1,0 +1,25 @@
+// What keeps student code from touching the verdict. The grader runs each student program in
+// its own process group with a time limit (common/subprocess.h); these add the rest:
+//  - the grader's memory cannot be read by a student process (not dumpable: no ptrace, no
+//    /proc/<grader>/mem), so the seed and the references stay private;
+//  - the grader adopts every process a student program leaves behind, even one that left its
+//    process group (setsid, double fork), and kills it before anything else runs;
+//  - each program is fingerprinted right after it is built, before any student code runs, and
+//    checked again before every run, so no run can replace another lab's or the solution's.
+// docs/instructor.md states the threat model.
+#pragma once
+
+#include <string>
+
+namespace grade {
+
+// Makes the grader non-dumpable and the reaper of its orphaned descendants.
+void protect_grader();
+
+// Kills every descendant still alive. Returns how many there were.
+int kill_leftovers();
+
+// The SHA-256 of a file (by sha256sum), or "" when it cannot be read.
+std::string fingerprint(const std::string& path);
+
+}  // namespace grade

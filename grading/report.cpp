@@ -1,0 +1,150 @@
+#include "grading/report.h"
+
+#include <cmath>
+#include <cstdio>
+#include <ctime>
+#include <fstream>
+#include <sstream>
+
+namespace grade {
+
+namespace {
+
+const char* status_word(Status s) {
+  switch (s) {
+    case Status::kPass: return "OK";
+    case Status::kFail: return "FAIL";
+    case Status::kSkip: return "SKIP";
+    case Status::kWaived: return "WAIVED";
+  }
+  return "?";
+}
+
+std::string json_string(const std::string& s) {
+  std::string out = "\"";
+  for (unsigned char ch : s) {
+    switch (ch) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      default:
+        if (ch < 0x20) {
+          char esc[8];
+          snprintf(esc, sizeof esc, "\\u%04x", ch);
+          out += esc;
+        } else {
+          out += char(ch);
+        }
+    }
+  }
+  return out + "\"";
+}
+
+bool write_atomically(const std::string& path, const std::string& text) {
+  const std::string tmp = path + ".tmp";
+  std::ofstream out(tmp, std::ios::trunc);
+  out << text;
+  out.close();
+  return out && std::rename(tmp.c_str(), path.c_str()) == 0;
+}
+
+std::string lab_title(const LabResult& lab) { return "lab " + lab.lab.substr(0, 2) + " " + lab.lab.substr(3); }
+
+}  // namespace
+
+std::string points_text(double p) {
+  char text[32];
+  snprintf(text, sizeof text, std::fabs(p - std::round(p)) < 0.05 ? "%.0f" : "%.1f", p);
+  return text;
+}
+
+double LabResult::points() const {
+  double p = 0;
+  for (const CheckResult& c : checks) p += c.points;
+  return p;
+}
+
+double LabResult::max_points() const {
+  double p = 0;
+  for (const CheckResult& c : checks) p += c.max_points;
+  return p;
+}
+
+const CheckResult* LabResult::find(const std::string& check) const {
+  for (const CheckResult& c : checks) {
+    if (c.name == check) return &c;
+  }
+  return nullptr;
+}
+
+void print_check(const CheckResult& c) {
+  std::printf("  %s: %s (%.1fs)", c.name.c_str(), status_word(c.status), c.seconds);
+  if (c.max_points > 0) std::printf("  %s/%s", points_text(c.points).c_str(), points_text(c.max_points).c_str());
+  std::printf("\n");
+  for (const std::string& line : c.details) std::printf("      %s\n", line.c_str());
+  std::fflush(stdout);
+}
+
+std::string summary_line(const LabResult& lab) {
+  std::string line = lab_title(lab) + ": " + points_text(lab.points()) + "/" + points_text(lab.max_points()) + " (";
+  for (size_t i = 0; i < lab.checks.size(); ++i) {
+    if (i > 0) line += ", ";
+    line += lab.checks[i].name + " " + status_word(lab.checks[i].status);
+  }
+  return line + ")";
+}
+
+bool write_reports(const std::string& dir, const RunInfo& run, const std::vector<LabResult>& labs) {
+  double score = 0, max_score = 0;
+  for (const LabResult& l : labs) {
+    score += l.points();
+    max_score += l.max_points();
+  }
+  char header[512];
+  snprintf(header, sizeof header, "Score: %s/%s (%s on %s, seed %llu: SEED=%llu reproduces the inputs)",
+           points_text(score).c_str(), points_text(max_score).c_str(), run.src.c_str(), run.device.c_str(),
+           (unsigned long long)run.seed, (unsigned long long)run.seed);
+
+  std::ostringstream json;
+  json << "{\n  \"score\": " << score << ",\n  \"execution_time\": " << int(run.seconds)
+       << ",\n  \"output\": " << json_string(header) << ",\n  \"tests\": [";
+  bool first = true;
+  for (const LabResult& l : labs) {
+    for (const CheckResult& c : l.checks) {
+      std::string output;
+      for (const std::string& line : c.details) output += line + "\n";
+      json << (first ? "\n" : ",\n") << "    {\"name\": " << json_string(lab_title(l) + ": " + c.name)
+           << ", \"score\": " << c.points << ", \"max_score\": " << c.max_points << ", \"status\": \""
+           << (c.status == Status::kFail ? "failed" : "passed") << "\", \"output\": " << json_string(output)
+           << ", \"visibility\": \"visible\"}";
+      first = false;
+    }
+  }
+  json << "\n  ]\n}\n";
+
+  std::string summary;
+  for (const LabResult& l : labs) summary += summary_line(l) + "\n";
+  summary += std::string(header) + "\n";
+
+  // For `make status`: how far each lab got.
+  std::string status;
+  for (const LabResult& l : labs) {
+    auto is = [&](const char* check, Status s) {
+      const CheckResult* c = l.find(check);
+      return c != nullptr && c->status == s;
+    };
+    const bool fast_waived = is("performance", Status::kWaived);
+    status += l.lab + " compiles=" + (is("build", Status::kPass) ? "1" : "0") +
+              " correct=" + (is("correctness", Status::kPass) ? "1" : "0") +
+              " fast=" + (fast_waived ? "waived" : is("performance", Status::kPass) ? "1" : "0") + "\n";
+  }
+  std::time_t now = std::time(nullptr);
+  char date[64];
+  std::strftime(date, sizeof date, "%Y-%m-%d %H:%M", std::localtime(&now));
+  status += "# graded " + std::string(date) + ", " + run.src + ", " + run.backend + "\n";
+
+  return write_atomically(dir + "/results.json", json.str()) && write_atomically(dir + "/summary.txt", summary) &&
+         write_atomically(dir + "/status.txt", status);
+}
+
+}  // namespace grade

@@ -1,0 +1,40 @@
+// What a grading run reports: the console lines (the xv6 labs' `make grade` style), the
+// Gradescope results.json, a one-line-per-lab summary to paste into a question, and the
+// progress file `make status` reads.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "grading/checks.h"
+
+namespace grade {
+
+struct LabResult {
+  std::string lab, file;
+  std::vector<CheckResult> checks;
+  double points() const;
+  double max_points() const;
+  const CheckResult* find(const std::string& check) const;
+};
+
+struct RunInfo {
+  std::string src, backend, device;
+  uint64_t seed = 0;
+  double seconds = 0;
+};
+
+// Points as people write them: "5", "3.5".
+std::string points_text(double points);
+
+// "  correctness: FAIL (2.1s)  3.6/5" and the check's details, indented under it.
+void print_check(const CheckResult& c);
+
+// Writes results.json, summary.txt and status.txt into `dir`, each atomically (a temporary
+// file renamed over the old one). Returns false when one could not be written.
+bool write_reports(const std::string& dir, const RunInfo& run, const std::vector<LabResult>& labs);
+
+// The one-line summary of a lab: "lab 03 matmul_register: 7/13 (build OK, correctness OK, ...)".
+std::string summary_line(const LabResult& lab);
+
+}  // namespace grade

@@ -1,0 +1,37 @@
+// The grading rubric (grading/rubric.txt): per lab, the points of each check, the shapes, the
+// technique required and the performance target. Read once, before any student code runs.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "harness/problems.h"
+
+namespace grade {
+
+struct LabRubric {
+  std::string lab;   // "03_matmul_register"
+  std::string file;  // "matmul_register.cu"
+  lab::Op op = lab::Op::kMatmul;
+  double points_build = 0, points_correctness = 0, points_safety = 0, points_technique = 0, points_performance = 0;
+  std::vector<lab::Case> shapes;      // checked on every backend
+  std::vector<lab::Case> shapes_gpu;  // checked on a GPU only
+  lab::Case safety_shape, technique_shape, performance_shape;
+  std::string technique = "none";     // none | shared_memory | outputs_per_thread
+  double outputs_per_thread = 0;      // for outputs_per_thread
+  double full_at = 1.0;               // performance: full marks at this share of the solution's speed
+};
+
+struct Rubric {
+  double timeout_build = 600, timeout_run = 300;
+  std::vector<LabRubric> labs;
+  const LabRubric* find(const std::string& lab) const;  // by "03" or "03_matmul_register"
+};
+
+// Reads a rubric file. On an error returns false with "file:line: what" in *error.
+bool read_rubric(const std::string& path, Rubric* rubric, std::string* error);
+
+// "17x31x13" (or "17x31x13@1": its arrays 1 float off alignment) as a case of the lab's op.
+bool parse_shape(lab::Op op, const std::string& text, lab::Case* c);
+
+}  // namespace grade

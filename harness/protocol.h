@@ -1,0 +1,52 @@
+// How the grader talks to a lab program that runs student code (`lab_program --serve DIR`).
+// The grader writes the cases and their inputs into DIR; the lab program runs the student's
+// launcher on each and writes back what came out. It never sees the seed or the reference:
+// the verdict is computed by the grader, a process that runs no student code.
+//
+//   DIR/cases.txt     one case per line: "<id> check|time <op> <d0> <d1> <d2> <reps> <warmup> <offset>"
+//   DIR/<id>.in<j>    input j of case id, raw float32
+//   DIR/<id>.out      written back: the output, raw float32
+//   DIR/<id>.result   written back: "key value" lines (see CaseResult)
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "harness/problems.h"
+
+namespace lab {
+
+struct ServeCase {
+  int id = 0;
+  bool timed = false;  // time it (reps after warmup) as well as run it once
+  Case shape;
+  int reps = 0, warmup = 0;
+};
+
+// What the lab program reports for one case. Missing fields keep their defaults, so a
+// result cut short by a crash reads as "did not finish".
+struct CaseResult {
+  bool finished = false;         // the program got to the end of the case
+  std::string launch_error;      // cudaGetLastError after the launcher ("" when none)
+  std::string run_error;         // cudaDeviceSynchronize after it
+  int64_t guard_before = 0;      // canaries overwritten before the output
+  int64_t guard_after = 0;       // and after it
+  std::string modified_inputs;   // names of inputs the kernel wrote to, space-separated
+  double median_ms = 0;          // timed cases
+  std::vector<double> times_ms;  // every timed repetition
+};
+
+std::string format_case_line(const ServeCase& c);
+bool parse_case_line(const std::string& line, ServeCase* c);
+std::string format_result(const CaseResult& r);
+CaseResult parse_result(const std::string& text);
+
+// What a CUDA error, named as cudaGetErrorName names it, usually means in these labs.
+std::string error_hint(const std::string& error_name);
+
+// Raw float32 files.
+bool write_floats(const std::string& path, const float* data, size_t count);
+bool read_floats(const std::string& path, std::vector<float>* data, size_t count);
+
+}  // namespace lab

@@ -1,0 +1,80 @@
+// A hostile submission for the grader's tests. It computes the right result with a plain
+// kernel, and the first time it is called it also tries to cheat its way past the rest:
+//  - it writes the grader's reports (results.json, summary.txt, status.txt) with full marks;
+//  - it replaces the other builds of its own lab program (the sanitizer builds the safety
+//    check runs next) with a script that exits 0;
+//  - it leaves a daemon behind, in a session of its own, that keeps rewriting the reports.
+// The grader must see through all of it: reports written last by the grader itself, every
+// program checked against its fingerprint before it runs, every leftover process killed.
+#include <fcntl.h>
+#include <glob.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstring>
+
+#include "common/ceil_div.h"
+#include "common/cuda_check.h"
+#include "harness/launchers.h"
+
+namespace {
+
+void write_file(const char* path, const char* text) {
+  if (FILE* f = std::fopen(path, "w")) {
+    std::fputs(text, f);
+    std::fclose(f);
+  }
+}
+
+const char* kFakeJson = "{\"score\": 999, \"tests\": []}\n";
+
+void tamper() {
+  write_file("build/grade/results.json", kFakeJson);
+  write_file("build/grade/summary.txt", "Score: 999/48\n");
+  glob_t found;
+  glob("build/cpu-*/bin/tests_corpus_tamper/01_matmul_naive", 0, nullptr, &found);
+  glob("build/*/cpu-*/bin/tests_corpus_tamper/01_matmul_naive", GLOB_APPEND, nullptr, &found);
+  if (glob("/tmp/grade-*/build/cpu-*/bin/tests_corpus_tamper/01_matmul_naive", GLOB_APPEND, nullptr, &found) == 0) {
+    for (size_t i = 0; i < found.gl_pathc; ++i) {
+      write_file(found.gl_pathv[i], "#!/bin/sh\nexit 0\n");
+      chmod(found.gl_pathv[i], 0755);
+    }
+    globfree(&found);
+  }
+  if (fork() == 0) {
+    setsid();
+    if (fork() == 0) {  // the daemon: orphaned, in a session and process group of its own
+      for (int i = 0; i < 600; ++i) {
+        write_file("build/grade/results.json", kFakeJson);
+        usleep(100000);
+      }
+    }
+    _exit(0);
+  }
+}
+
+__global__ void tamper_kernel(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C, int M,
+                              int N, int K) {
+  const unsigned col = blockIdx.x * blockDim.x + threadIdx.x;
+  if (col >= unsigned(N)) return;
+  for (unsigned row = blockIdx.y * blockDim.y + threadIdx.y; row < unsigned(M); row += gridDim.y * blockDim.y) {
+    float acc = 0.0f;
+    for (int k = 0; k < K; ++k) acc = fmaf(A[size_t(row) * K + k], B[size_t(k) * N + col], acc);
+    C[size_t(row) * N + col] = acc;
+  }
+}
+
+}  // namespace
+
+void matmul_naive(const float* A, const float* B, float* C, int M, int N, int K) {
+  static bool tampered = false;
+  if (!tampered) {
+    tampered = true;
+    tamper();
+  }
+  if (M == 0 || N == 0 || K == 0) return;
+  const dim3 block(32, 8), grid(ceil_div(N, 32), ceil_div(M, 8) < 65535 ? ceil_div(M, 8) : 65535);
+  tamper_kernel<<<grid, block>>>(A, B, C, M, N, K);
+  CHECK_LAUNCH();
+}

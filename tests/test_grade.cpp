@@ -1,0 +1,179 @@
+// The grader: every solution gets full marks on build, correctness, safety and technique;
+// every skeleton gets 0 without a crash; each wrong submission of the corpus is caught by the
+// check that should catch it; a hostile submission cannot make itself pass. On the CPU
+// backend (CI has no GPU). The runs share one build folder to stay fast, except the tamper
+// test, which needs the grader's default: a fresh one.
+#include <doctest/doctest.h>
+
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "common/subprocess.h"
+#include "tests/lab_programs.h"
+
+namespace {
+
+const char* kSharedBuild = "build/grade-tests";
+
+struct Graded {
+  lab::RunResult run;
+  std::string results_json;
+};
+
+Graded grade(const std::vector<std::string>& args, bool fresh_build = false, const std::string& out = "build/grade-tests/out") {
+  std::vector<std::string> argv = {"build/host/grade", "--backend", "cpu", "--seed", "4242", "--out", out};
+  if (!fresh_build) argv.insert(argv.end(), {"--build-dir", kSharedBuild});
+  argv.insert(argv.end(), args.begin(), args.end());
+  lab::RunOptions options;
+  options.timeout_s = 1200;
+  Graded g;
+  g.run = lab::run_command(argv, options);
+  std::ifstream in(out + "/results.json");
+  g.results_json.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  return g;
+}
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+// The line "  <check>: <STATUS> ..." of the grading output.
+std::string check_line(const std::string& output, const std::string& check) {
+  std::istringstream lines(output);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind("  " + check + ": ", 0) == 0) return line;
+  }
+  return "";
+}
+
+// The score the grader printed last, "Score: X/Y".
+std::string last_line(const std::string& output) {
+  std::string text = output;
+  while (!text.empty() && text.back() == '\n') text.pop_back();
+  return text.substr(text.rfind('\n') + 1);
+}
+
+// Whether `pred` holds for one of the '|'-separated alternatives in `options`.
+template <class Pred>
+bool any_of(const std::string& options, Pred pred) {
+  std::istringstream in(options);
+  for (std::string option; std::getline(in, option, '|');) {
+    if (pred(option)) return true;
+  }
+  return false;
+}
+
+bool valid_json(const std::string& path) {
+  return lab::run_command({"python3", "-c", "import json,sys; json.load(open(sys.argv[1]))", path}).exited(0);
+}
+
+}  // namespace
+
+TEST_SUITE("grade") {
+
+TEST_CASE("every solution grades full marks on build, correctness, safety and technique") {
+  if (!lab_test::have_solutions()) return;
+  const Graded g = grade({"--src", "solutions"});
+  CAPTURE(g.run.output);
+  REQUIRE(g.run.exited(0));
+  CHECK(last_line(g.run.output) == "Score: 48/48");
+  for (const char* lab : {"01", "02", "03", "04", "05"}) CHECK(contains(g.run.output, std::string("\nlab ") + lab + ": "));
+  CHECK_FALSE(contains(g.run.output, "FAIL"));
+  CHECK(contains(g.results_json, "\"score\": 48"));
+  if (lab::run_command({"sh", "-c", "command -v python3"}).exited(0)) CHECK(valid_json("build/grade-tests/out/results.json"));
+}
+
+TEST_CASE("every skeleton grades 0, without a crash") {
+  if (!lab_test::have_solutions()) return;
+  const Graded g = grade({"--src", "build/skeletons"});
+  CAPTURE(g.run.output);
+  REQUIRE(g.run.exited(0));
+  CHECK(last_line(g.run.output) == "Score: 0/48");
+  for (const char* lab : {"01", "02", "03", "04", "05"}) CHECK(contains(g.run.output, std::string("\nlab ") + lab + ": 0/"));
+  CHECK_FALSE(contains(g.run.output, "killed by"));
+}
+
+TEST_CASE("each wrong submission is caught by its check") {
+  if (!lab_test::have_solutions()) return;
+  struct Wrong {
+    const char* src;
+    const char* lab;
+    const char* check;  // the check that must fail ('|': one of them)
+    const char* says;   // and what its report must say ('|': one of them)
+  };
+  const Wrong corpus[] = {
+      {"build/corpus/no_guard_01", "01", "correctness", "wrote outside the output"},
+      // One float past the end of the output's allocation: AddressSanitizer names it, unless
+      // the plain build's heap already broke over it (glibc aborts at the free).
+      {"build/corpus/oob_write_01", "01", "safety|correctness", "AddressSanitizer|killed by SIGABRT"},
+      {"build/corpus/infinite_loop_01", "01", "correctness", "timed out"},
+      {"build/corpus/no_store_guard_02", "02", "correctness", "wrote outside the output"},
+      {"build/corpus/off_by_one_tiles_02", "02", "correctness", "FAIL"},
+      {"build/corpus/no_first_sync_02", "02", "correctness", "FAIL"},
+      {"build/corpus/no_second_sync_02", "02", "correctness", "differs between two runs"},
+      {"build/corpus/compile_error_02", "02", "build", "matmul_tiled.cu"},
+      {"build/corpus/naive_as_02", "02", "technique", "no kernel used shared memory"},
+      {"build/corpus/naive_as_03", "03", "technique", "per thread"},
+      {"build/corpus/naive_as_04", "04", "technique", "no kernel used shared memory"},
+      {"build/corpus/swapped_indices_04", "04", "correctness", "FAIL"},
+      {"build/corpus/no_second_sync_04", "04", "correctness", "differs between two runs"},
+      {"build/corpus/no_atomics_05", "05", "safety", "ThreadSanitizer"},
+      {"build/corpus/no_sync_05", "05", "correctness", "FAIL"},
+      {"tests/corpus/fake_success", "01", "correctness", "did not finish"},
+      {"tests/corpus/cublas_call", "01", "build", "uses cuBLAS (cublas_v2.h)"},
+  };
+  for (const Wrong& w : corpus) {
+    SUBCASE(w.src) {
+      const Graded g = grade({"--src", w.src, "--lab", w.lab, "--rubric", "tests/fixtures/rubric-fast.txt"});
+      CAPTURE(g.run.output);
+      REQUIRE(g.run.exited(0));
+      CHECK(any_of(w.check, [&](const std::string& check) { return contains(check_line(g.run.output, check), ": FAIL"); }));
+      CHECK(any_of(w.says, [&](const std::string& says) { return contains(g.run.output, says); }));
+      CHECK_FALSE(contains(last_line(g.run.output), "Score: 10/10"));
+    }
+  }
+}
+
+TEST_CASE("a hostile submission cannot make itself pass") {
+  // It computes correctly, then rewrites the reports, replaces its sanitizer builds with a
+  // script that exits 0, and leaves a daemon rewriting the reports (tests/corpus/tamper).
+  const std::string out = "build/grade-tests/tamper-out";
+  const Graded g = grade({"--src", "tests/corpus/tamper", "--lab", "01", "--rubric", "tests/fixtures/rubric-fast.txt"},
+                         /*fresh_build=*/true, out);
+  CAPTURE(g.run.output);
+  REQUIRE(g.run.exited(0));
+  CHECK(contains(check_line(g.run.output, "safety"), ": FAIL"));
+  CHECK(contains(g.run.output, "changed after it was built"));
+  CHECK(last_line(g.run.output) == "Score: 6/8");
+  // The reports are the grader's, written after every process of the submission was killed.
+  lab::run_command({"sleep", "0.5"});
+  std::ifstream in(out + "/results.json");
+  const std::string json((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  CHECK(contains(json, "\"score\": 6"));
+  CHECK_FALSE(contains(json, "999"));
+  CHECK_FALSE(lab::run_command({"pgrep", "-f", "tests_corpus_tamper"}).exited(0));
+}
+
+TEST_CASE("the grader's own failures exit 2 with a message") {
+  struct Bad {
+    std::vector<std::string> args;
+    const char* says;
+  };
+  const Bad cases[] = {
+      {{"--backend", "tpu"}, "BACKEND must be gpu or cpu"},
+      {{"--src", "no/such/folder"}, "no folder 'no/such/folder'"},
+      {{"--lab", "09"}, "no lab '09'"},
+      {{"--rubric", "tests/fixtures/skeleton/solution.cu"}, "solution.cu:1: expected 'key = value'"},
+      {{"--seed", "x"}, "--seed takes a whole number"},
+  };
+  for (const Bad& bad : cases) {
+    CAPTURE(std::string(bad.says));
+    std::vector<std::string> argv = {"build/host/grade"};
+    argv.insert(argv.end(), bad.args.begin(), bad.args.end());
+    const lab::RunResult r = lab::run_command(argv);
+    CHECK_MESSAGE(r.exited(2), r.describe() << ": " << r.output);
+    CHECK(contains(r.output, bad.says));
+  }
+}
+
+}  // TEST_SUITE
