@@ -203,7 +203,7 @@ ALL_CU := $(filter-out %/compile_error.cu tests/cpusim/compile_fail/% tests/cpus
 
 # ---- targets ----
 
-.PHONY: all help run grade status program test test-programs skeletons check-skeletons doctor deps nvcc-all clean
+.PHONY: all help run grade status program deps-backend test test-programs skeletons check-skeletons doctor deps nvcc-all clean
 
 help:
 	@echo "make                 build every lab program for $(BACKEND) (labs/ and solutions/)"
@@ -222,7 +222,7 @@ NEEDS_BOOST := $(filter cpu,$(BACKEND) $(TEST_BACKENDS))
 # Grades SRC (default labs/): every lab, or LAB=NN; SEED=N reproduces a run's inputs; STRICT=1
 # fails below full marks; RUBRIC=file. The grader's own exit status (0 ran, 1 below full marks
 # with STRICT=1, 2 could not run) is printed: make reports any failure as its own status 2.
-grade: deps $(GRADER)
+grade: deps-backend $(GRADER)
 	@$(GRADER) --src "$(SRC)" --backend $(BACKEND) $(if $(LAB),--lab $(LAB)) $(if $(SEED),--seed $(SEED)) \
 	  $(if $(STRICT),--strict) $(if $(RUBRIC),--rubric "$(RUBRIC)"); status=$$?; \
 	  [ $$status -eq 0 ] || echo "(the grader exited with status $$status)"; exit $$status
@@ -240,6 +240,8 @@ program:
 
 deps:
 	@scripts/install-deps doctest $(if $(NEEDS_BOOST),boost)
+deps-backend:
+	@$(if $(filter cpu,$(BACKEND)),scripts/install-deps boost,true)
 
 doctor:
 	@scripts/doctor
