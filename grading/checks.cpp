@@ -323,6 +323,14 @@ std::vector<Launch> read_ncu_launches(const std::string& path) {
   return launches;
 }
 
+// A check worth its points only when it passes; a waived one is worth nothing either way.
+CheckResult all_or_nothing(CheckResult c, Clock::time_point start) {
+  c.points = c.status == Status::kPass ? c.max_points : 0;
+  if (c.status == Status::kWaived) c.max_points = 0;
+  c.seconds = seconds_since(start);
+  return c;
+}
+
 }  // namespace
 
 std::vector<std::string> quote_output(const std::string& text, size_t max_lines) {
@@ -506,36 +514,28 @@ CheckResult check_safety(const Context& ctx, const LabRubric& lab, const LabProg
     } else if (passing == 0) {
       fail("wrong under every thread schedule: " + failing, {});
     }
-    const Cases asan_cases = write_cases(ctx, "asan", {lab.safety_shape});
-    const lab::RunResult asan = run_program(ctx, programs.asan, {"--serve", asan_cases.dir},
-                                            {"ASAN_OPTIONS=detect_leaks=0:halt_on_error=1"});
-    if (asan.spawn_failed) {
-      fail("the AddressSanitizer build could not run: " + first_line(asan.output), {});
-    } else if (contains(asan.output, "AddressSanitizer") || !asan.exited(0)) {
-      fail("AddressSanitizer on " + lab.safety_shape.describe() + " found:",
-           report_lines(asan.output, lab.file, {"ERROR: AddressSanitizer", "READ of size", "WRITE of size", "cpusim:"}));
-    } else if (!evaluate(ctx, asan_cases, 0).pass) {
-      fail("the AddressSanitizer build did not compute a correct result: " + evaluate(ctx, asan_cases, 0).summary, {});
-    }
-    const Cases tsan_cases = write_cases(ctx, "tsan", {lab.safety_shape});
-    lab::RunResult tsan = run_program(ctx, programs.tsan, {"--serve", tsan_cases.dir});
-    if (contains(tsan.output, "ThreadSanitizer: unexpected memory mapping")) {
-      // High-entropy address randomization breaks ThreadSanitizer's layout: run without it.
-      tsan = run_program(ctx, programs.tsan, {"--serve", tsan_cases.dir}, {}, {"setarch", "-R"});
-    }
-    if (tsan.spawn_failed) {
-      fail("the ThreadSanitizer build could not run: " + first_line(tsan.output), {});
-    } else if (contains(tsan.output, "WARNING: ThreadSanitizer") || !tsan.exited(0)) {
-      fail("ThreadSanitizer on " + lab.safety_shape.describe() + " found:",
-           report_lines(tsan.output, lab.file, {"WARNING: ThreadSanitizer", "cpusim:"}));
-    } else if (!evaluate(ctx, tsan_cases, 0).pass) {
-      fail("the ThreadSanitizer build did not compute a correct result: " + evaluate(ctx, tsan_cases, 0).summary, {});
-    }
+    // The sanitizer builds: a finding, a failed run or a wrong result each fail the check.
+    auto sanitized = [&](const std::string& tool, const Program& program, const std::vector<std::string>& env,
+                         const std::vector<std::string>& markers) {
+      const Cases cases = write_cases(ctx, tool, {lab.safety_shape});
+      lab::RunResult r = run_program(ctx, program, {"--serve", cases.dir}, env);
+      if (contains(r.output, "ThreadSanitizer: unexpected memory mapping")) {
+        // High-entropy address randomization breaks ThreadSanitizer's layout: run without it.
+        r = run_program(ctx, program, {"--serve", cases.dir}, env, {"setarch", "-R"});
+      }
+      if (r.spawn_failed) {
+        fail("the " + tool + " build could not run: " + first_line(r.output), {});
+      } else if (contains(r.output, tool) || !r.exited(0)) {
+        fail(tool + " on " + lab.safety_shape.describe() + " found:", report_lines(r.output, lab.file, markers));
+      } else if (const CaseVerdict v = evaluate(ctx, cases, 0); !v.pass) {
+        fail("the " + tool + " build did not compute a correct result: " + v.summary, {});
+      }
+    };
+    sanitized("AddressSanitizer", programs.asan, {"ASAN_OPTIONS=detect_leaks=0:halt_on_error=1"},
+              {"ERROR: AddressSanitizer", "READ of size", "WRITE of size", "cpusim:"});
+    sanitized("ThreadSanitizer", programs.tsan, {}, {"WARNING: ThreadSanitizer", "cpusim:"});
   }
-  c.points = c.status == Status::kPass ? c.max_points : 0;
-  if (c.status == Status::kWaived) c.max_points = 0;
-  c.seconds = seconds_since(start);
-  return c;
+  return all_or_nothing(c, start);
 }
 
 CheckResult check_technique(const Context& ctx, const LabRubric& lab, const LabPrograms& programs) {
@@ -543,14 +543,13 @@ CheckResult check_technique(const Context& ctx, const LabRubric& lab, const LabP
   CheckResult c("technique", Status::kPass, lab.points_technique);
   const Cases cases = write_cases(ctx, "technique", {lab.technique_shape});
   std::vector<Launch> launches;
-  lab::RunResult r;
   if (ctx.backend == "cpu") {
     const std::string log = cases.dir + "/launches.txt";
-    r = run_program(ctx, programs.main, {"--serve", cases.dir}, {"CPUSIM_LAUNCH_LOG=" + log});
+    run_program(ctx, programs.main, {"--serve", cases.dir}, {"CPUSIM_LAUNCH_LOG=" + log});
     launches = read_cpusim_launches(log);
   } else if (ctx.have_ncu) {
     const std::string csv = cases.dir + "/ncu.csv";
-    r = run_program(ctx, programs.main, {"--serve", cases.dir}, {},
+    run_program(ctx, programs.main, {"--serve", cases.dir}, {},
                     {"ncu", "--csv", "--print-units", "base", "--log-file", csv, "--metrics",
                      "launch__grid_size,launch__block_size,launch__shared_mem_per_block_static,launch__shared_mem_per_block_dynamic"});
     launches = read_ncu_launches(csv);
@@ -584,10 +583,7 @@ CheckResult check_technique(const Context& ctx, const LabRubric& lab, const LabP
       }
     }
   }
-  c.points = c.status == Status::kPass ? c.max_points : 0;
-  if (c.status == Status::kWaived) c.max_points = 0;
-  c.seconds = seconds_since(start);
-  return c;
+  return all_or_nothing(c, start);
 }
 
 CheckResult check_performance(const Context& ctx, const LabRubric& lab, const LabPrograms& programs) {

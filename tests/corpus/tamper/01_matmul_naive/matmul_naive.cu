@@ -13,6 +13,7 @@
 
 #include <cstdio>
 #include <cstring>
+#include <initializer_list>
 
 #include "common/ceil_div.h"
 #include "common/cuda_check.h"
@@ -32,16 +33,17 @@ const char* kFakeJson = "{\"score\": 999, \"tests\": []}\n";
 void tamper() {
   write_file("build/grade/results.json", kFakeJson);
   write_file("build/grade/summary.txt", "Score: 999/48\n");
-  glob_t found;
-  glob("build/cpu-*/bin/tests_corpus_tamper/01_matmul_naive", 0, nullptr, &found);
-  glob("build/*/cpu-*/bin/tests_corpus_tamper/01_matmul_naive", GLOB_APPEND, nullptr, &found);
-  if (glob("/tmp/grade-*/build/cpu-*/bin/tests_corpus_tamper/01_matmul_naive", GLOB_APPEND, nullptr, &found) == 0) {
-    for (size_t i = 0; i < found.gl_pathc; ++i) {
-      write_file(found.gl_pathv[i], "#!/bin/sh\nexit 0\n");
-      chmod(found.gl_pathv[i], 0755);
-    }
-    globfree(&found);
+  glob_t found{};
+  for (const char* pattern : {"build/cpu-*/bin/tests_corpus_tamper/01_matmul_naive",
+                              "build/*/cpu-*/bin/tests_corpus_tamper/01_matmul_naive",
+                              "/tmp/grade-*/build/cpu-*/bin/tests_corpus_tamper/01_matmul_naive"}) {
+    glob(pattern, found.gl_pathc > 0 ? GLOB_APPEND : 0, nullptr, &found);
   }
+  for (size_t i = 0; i < found.gl_pathc; ++i) {
+    write_file(found.gl_pathv[i], "#!/bin/sh\nexit 0\n");
+    chmod(found.gl_pathv[i], 0755);
+  }
+  globfree(&found);
   if (fork() == 0) {
     setsid();
     if (fork() == 0) {  // the daemon: orphaned, in a session and process group of its own
