@@ -43,11 +43,7 @@ std::string fmt(const char* format, double a, double b = 0, double c = 0) {
 }
 
 // A fresh private folder for one run's cases.
-std::string make_dir(const Context& ctx, const std::string& name) {
-  std::string path = ctx.work_dir + "/" + name + "-XXXXXX";
-  if (mkdtemp(path.data()) == nullptr) return "";
-  return path;
-}
+std::string make_dir(const Context& ctx, const std::string& name) { return make_private_dir(ctx.work_dir + "/" + name + "-"); }
 
 // Runs a built program, after checking that it is still the file that was built; then kills
 // whatever it left behind. `wrapper` runs it under a tool (compute-sanitizer, ncu).

@@ -97,8 +97,8 @@ int main(int argc, char** argv) {
   ctx.have_solutions = is_dir("solutions");
   ctx.have_compute_sanitizer = have_command("compute-sanitizer");
   ctx.have_ncu = have_command("ncu");
-  std::string work = "/tmp/grade-XXXXXX";
-  if (mkdtemp(work.data()) == nullptr) cannot_run("cannot make a scratch folder in /tmp");
+  const std::string work = grade::make_private_dir("/tmp/grade-");
+  if (work.empty()) cannot_run("cannot make a scratch folder in /tmp");
   ctx.work_dir = work;
   ctx.build_dir = build_dir.empty() ? work + "/build" : build_dir;
   lab::run_command({"mkdir", "-p", out_dir});

@@ -61,6 +61,11 @@ int kill_leftovers() {
   return killed;
 }
 
+std::string make_private_dir(const std::string& prefix) {
+  std::string path = prefix + std::string(6, 'X');  // mkdtemp's template: six X's it replaces
+  return mkdtemp(path.data()) != nullptr ? path : "";
+}
+
 std::string fingerprint(const std::string& path) {
   const lab::RunResult r = lab::run_command({"sha256sum", "--", path}, lab::RunOptions{});
   if (!r.exited(0)) return "";

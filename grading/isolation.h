@@ -19,6 +19,10 @@ void protect_grader();
 // Kills every descendant still alive. Returns how many there were.
 int kill_leftovers();
 
+// A new folder "<prefix>" plus a random suffix that only this process can predict (mkdtemp);
+// "" when it cannot be made.
+std::string make_private_dir(const std::string& prefix);
+
 // The SHA-256 of a file (by sha256sum), or "" when it cannot be read.
 std::string fingerprint(const std::string& path);
 
