@@ -217,8 +217,6 @@ help:
 
 all: $(foreach s,labs $(if $(SOLUTION_LABS),solutions),$(foreach l,$(LABS),$(call lab_program,$(l),$(s),$(FLAVOR))))
 
-# The Debian packages the build needs, installed when missing (scripts/install-deps).
-NEEDS_BOOST := $(filter cpu,$(BACKEND) $(TEST_BACKENDS))
 # Grades SRC (default labs/): every lab, or LAB=NN; SEED=N reproduces a run's inputs; STRICT=1
 # fails below full marks; RUBRIC=file. The grader's own exit status (0 ran, 1 below full marks
 # with STRICT=1, 2 could not run) is printed: make reports any failure as its own status 2.
@@ -238,8 +236,10 @@ program:
 	@$(MAKE) --no-print-directory $(call lab_program,$(call lab_name,$(LAB)),$(SRC),$(FLAVOR)) >&2
 	@echo $(call lab_program,$(call lab_name,$(LAB)),$(SRC),$(FLAVOR))
 
+# The Debian packages the build needs, installed when missing (scripts/install-deps): doctest
+# for the tests, Boost.Context wherever the CPU backend is used.
 deps:
-	@scripts/install-deps doctest $(if $(NEEDS_BOOST),boost)
+	@scripts/install-deps doctest $(if $(filter cpu,$(BACKEND) $(TEST_BACKENDS)),boost)
 deps-backend:
 	@$(if $(filter cpu,$(BACKEND)),scripts/install-deps boost,true)
 
