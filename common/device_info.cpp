@@ -4,7 +4,6 @@
 #include <cstdlib>
 
 #include "device_buffer.h"
-#include "timing.h"
 
 namespace lab {
 
@@ -31,14 +30,12 @@ std::string DeviceInfo::describe() const {
   return text;
 }
 
-DeviceInfo open_device() {
+DeviceInfo open_device(const char* without_gpu) {
   int count = 0;
   cudaError_t err = cudaGetDeviceCount(&count);
   if (err != cudaSuccess || count == 0) {
-    std::fprintf(stderr,
-                 "no CUDA GPU found (%s). This program was built for a GPU; on a machine without "
-                 "one, build and run it on the CPU backend: make run BACKEND=cpu\n",
-                 err != cudaSuccess ? cudaGetErrorString(err) : "the driver reports 0 devices");
+    std::fprintf(stderr, "no CUDA GPU found (%s). %s\n",
+                 err != cudaSuccess ? cudaGetErrorString(err) : "the driver reports 0 devices", without_gpu);
     std::exit(kExitCannotRun);
   }
   CUDA_CHECK(cudaSetDevice(0));
@@ -55,14 +52,6 @@ DeviceInfo open_device() {
   size_t total = 0;
   CUDA_CHECK(cudaMemGetInfo(&info.free_bytes, &total));
   return info;
-}
-
-double measure_copy_bandwidth(size_t bytes, int reps) {
-  DeviceBuffer<unsigned char> src(bytes), dst(bytes);
-  src.fill_bytes(1);
-  const Timing t = time_on_device(
-      [&] { CUDA_CHECK(cudaMemcpyAsync(dst.get(), src.get(), bytes, cudaMemcpyDeviceToDevice)); }, reps, 2);
-  return 2.0 * double(bytes) / (t.median * 1e-3);
 }
 
 }  // namespace lab

@@ -1,4 +1,4 @@
-// Which device the program runs on, and the ceilings it reaches, measured on demand.
+// Which device the program runs on.
 #pragma once
 
 #include <cstddef>
@@ -17,13 +17,14 @@ struct DeviceInfo {
   std::string describe() const;  // "NVIDIA H100 80GB HBM3, sm_90, 132 SMs, 79.1 GiB, 50 MiB L2"
 };
 
-// Selects device 0 and describes it. Without a device, prints why and how to go on (the CPU
-// backend) and exits with kExitCannotRun.
-DeviceInfo open_device();
+// What a lab program says to do on a machine without a GPU.
+inline constexpr const char kUseCpuBackend[] =
+    "This program was built for a GPU; on a machine without one, build and run it on the CPU "
+    "backend: make run BACKEND=cpu";
 
-// Device-to-device copy bandwidth in bytes per second, counting bytes read plus bytes
-// written: the ceiling of any kernel that reads and writes the same amount of memory.
-double measure_copy_bandwidth(size_t bytes, int reps = 20);
+// Selects device 0 and describes it. Without a device, prints why and `without_gpu` (how to go
+// on) and exits with kExitCannotRun.
+DeviceInfo open_device(const char* without_gpu = kUseCpuBackend);
 
 std::string format_bytes(double bytes);  // "1.5 GiB"
 

@@ -76,20 +76,21 @@ Options parse_options(const LabInfo& info, int argc, char** argv) {
   return o;
 }
 
-// What the program found, for the result file read by scripts/run-lab.
+// What the program found, for the result file (harness/protocol.h: read_result_file).
 struct Result {
   std::string check = "error";  // pass, fail or error
-  double median_ms = 0, rate = 0;
+  Timing timing;                // empty unless timed
+  double rate = 0;
 };
 
 void write_result(const std::string& path, const LabInfo& info, const Case& c, const Result& r) {
   if (path.empty()) return;
-  const char* op = c.op == Op::kMatmul ? "matmul" : c.op == Op::kTranspose ? "transpose" : "dot";
   const int64_t dims[3] = {c.op == Op::kMatmul ? c.M : c.op == Op::kTranspose ? c.rows : c.n,
                            c.op == Op::kMatmul ? c.N : c.cols, c.K};
   std::ofstream out(path);
-  out << "lab " << info.id << "\nname " << info.name << "\nop " << op << "\ndims " << dims[0] << " "
-      << dims[1] << " " << dims[2] << "\ncheck " << r.check << "\nmedian_ms " << r.median_ms
+  out << "lab " << info.id << "\nname " << info.name << "\nop " << op_name(c.op) << "\ndims " << dims[0] << " "
+      << dims[1] << " " << dims[2] << "\ncheck " << r.check << "\nmedian_ms " << r.timing.median
+      << "\nmin_ms " << r.timing.min << "\nmax_ms " << r.timing.max << "\nruns " << r.timing.ms.size()
       << "\nrate " << r.rate << "\nunit " << c.rate_unit() << "\n";
 }
 
@@ -183,7 +184,7 @@ int lab_main(const LabInfo& info, const Launcher& launcher, int argc, char** arg
 
   if (o.no_time || c.empty()) return finish(kExitPass);
   const Timing t = time_on_device([&] { run.enqueue(launcher); }, reps, warmup);
-  result.median_ms = t.median;
+  result.timing = t;
   result.rate = c.rate(t.median);
   snprintf(line, sizeof line, "  time     %s, %.2f %s%s\n", t.describe().c_str(), result.rate, c.rate_unit(),
            device.cpu_backend ? " (CPU backend: emulation speed, says nothing about a GPU)" : "");

@@ -8,6 +8,8 @@
 
 namespace lab {
 
+const char* op_name(Op op) { return op == Op::kMatmul ? "matmul" : op == Op::kTranspose ? "transpose" : "dot"; }
+
 Case Case::matmul(int64_t M, int64_t N, int64_t K) {
   Case c;
   c.op = Op::kMatmul;

@@ -12,6 +12,7 @@
 namespace lab {
 
 enum class Op { kMatmul, kTranspose, kDot };
+const char* op_name(Op op);  // "matmul", "transpose", "dot"
 
 // One problem instance. Sizes may be 0 (the launcher must then do nothing).
 struct Case {

@@ -1,15 +1,10 @@
 #include "harness/protocol.h"
 
 #include <cstdio>
+#include <fstream>
 #include <sstream>
 
 namespace lab {
-
-namespace {
-
-const char* op_name(Op op) { return op == Op::kMatmul ? "matmul" : op == Op::kTranspose ? "transpose" : "dot"; }
-
-}  // namespace
 
 std::string format_case_line(const ServeCase& c) {
   const Case& s = c.shape;
@@ -98,6 +93,14 @@ std::string error_hint(const std::string& name) {
   }
   if (name == "cudaErrorAssert") return "an assert in a kernel failed (its message is above).";
   return "see its description.";
+}
+
+ResultFields read_result_file(const std::string& path) {
+  ResultFields fields;
+  std::ifstream in(path);
+  std::string key, value;
+  while (in >> key && std::getline(in >> std::ws, value)) fields[key] = value;
+  return fields;
 }
 
 bool write_floats(const std::string& path, const float* data, size_t count) {

@@ -7,9 +7,13 @@
 //   DIR/<id>.in<j>    input j of case id, raw float32
 //   DIR/<id>.out      written back: the output, raw float32
 //   DIR/<id>.result   written back: "key value" lines (see CaseResult)
+//
+// Below them, the result file of a plain run (`lab_program --result FILE`), which `make run`
+// and `make bench` read.
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -44,6 +48,13 @@ CaseResult parse_result(const std::string& text);
 
 // What a CUDA error, named as cudaGetErrorName names it, usually means in these labs.
 std::string error_hint(const std::string& error_name);
+
+// The file a lab program writes with `--result FILE` (harness/lab_main.cpp), as its "key value"
+// lines: lab, name, op, dims, check (pass, fail or error), and for a timed run median_ms,
+// min_ms, max_ms, runs, rate and unit. `make run`'s comparison (harness/ceilings.cpp) and
+// `make bench` read it; a missing file reads as no keys.
+using ResultFields = std::map<std::string, std::string>;
+ResultFields read_result_file(const std::string& path);
 
 // Raw float32 files.
 bool write_floats(const std::string& path, const float* data, size_t count);
