@@ -44,7 +44,9 @@ CU_cpu-debug := $(CPUCC) -O0 -g -D LAB_DEBUG_SYNC -I .
 CU_cpu-asan := $(CPUCC) -O1 -g -fsanitize=address -I .
 CU_cpu-tsan := $(CPUCC) -O1 -g -fsanitize=thread -I .
 $(foreach f,cpu cpu-debug cpu-asan cpu-tsan,$(eval LINK_$(f) := $(CU_$(f))))
-$(foreach f,cpu cpu-debug cpu-asan cpu-tsan,$(eval CU_$(f) += -MMD))
+# The CPU backend launches at most 64 blocks along y, so that the labs' loops over tile rows
+# run on small shapes too (common/grid_limits.h).
+$(foreach f,cpu cpu-debug cpu-asan cpu-tsan,$(eval CU_$(f) += -MMD -D LAB_MAX_GRID_ROWS=64))
 $(foreach f,cpu cpu-debug cpu-asan cpu-tsan,$(eval CPP_$(f) := $(CU_$(f))))
 CU_gpu += -MMD -MP
 CU_gpu-debug += -MMD -MP
@@ -121,13 +123,20 @@ endef
 SRC_DIRS := $(filter-out $(CORPUS)/% $(VARIANTS)/%,$(sort labs $(if $(SOLUTION_LABS),solutions $(BUILD)/skeletons) $(SRC)))
 $(foreach f,$(FLAVORS),$(foreach s,$(SRC_DIRS),$(foreach l,$(LABS),$(eval $(call lab_program_rules,$(l),$(s),$(f))))))
 
-# The comparison of `make run` on a GPU (links cuBLAS; the lab programs do not).
+# The comparison of `make run` on a GPU, and `make bench`: they measure the ceilings of
+# harness/vendor.h, and link cuBLAS (the lab programs do not). The bench's reports are host
+# code of their own (tested without a GPU), its CUB dot product a .cu file.
+VENDOR_OBJS = $(BUILD)/$(1)/obj/harness/vendor.o $(RUNTIME_SRCS:%.cpp=$(BUILD)/$(1)/obj/%.o) $(HOST_OBJS)
+BENCH_HOST_OBJS := $(BUILD)/host/harness/bench_report.o
 define ceilings_rules
-$(BUILD)/$(1)/bin/ceilings: $(BUILD)/$(1)/obj/harness/ceilings.o $(RUNTIME_SRCS:%.cpp=$(BUILD)/$(1)/obj/%.o) $(HOST_OBJS)
+$(BUILD)/$(1)/bin/ceilings: $(BUILD)/$(1)/obj/harness/ceilings.o $(call VENDOR_OBJS,$(1))
 	@mkdir -p $$(@D)
 	$(LINK_$(1)) $$^ -lcublas -o $$@
 endef
 $(foreach f,gpu gpu-debug,$(eval $(call ceilings_rules,$(f))))
+$(BUILD)/gpu/bin/bench: $(BUILD)/gpu/obj/harness/bench.o $(BUILD)/gpu/obj/harness/vendor_cub.o $(call VENDOR_OBJS,gpu) $(BENCH_HOST_OBJS)
+	@mkdir -p $(@D)
+	$(LINK_gpu) $^ -lcublas -o $@
 
 # ---- skeletons ----
 
@@ -192,7 +201,9 @@ $(BUILD)/test/doctest_main.o: tests/doctest_main.cpp | deps
 	$(CXX) $(CXXFLAGS) -c $< -o $@
 $(BUILD)/test/%: tests/%.cpp $(BUILD)/test/doctest_main.o $(HOST_OBJS) | deps
 	@mkdir -p $(@D)
-	$(CXX) $(CXXFLAGS) -MMD -MP $< $(BUILD)/test/doctest_main.o $(HOST_OBJS) -o $@
+	$(CXX) $(CXXFLAGS) -MMD -MP $< $(filter %.o,$^) -o $@
+# The bench's tests check its reports, which only it links.
+$(BUILD)/test/test_bench: $(BENCH_HOST_OBJS)
 
 # ---- every .cu file through nvcc (CI: the GPU build must at least compile here) ----
 
@@ -203,7 +214,7 @@ ALL_CU := $(filter-out %/compile_error.cu tests/cpusim/compile_fail/% tests/cpus
 
 # ---- targets ----
 
-.PHONY: all help run grade status program deps-backend test test-programs skeletons check-skeletons doctor deps nvcc-all clean
+.PHONY: all help run grade bench status program deps-backend test test-programs skeletons check-skeletons doctor deps nvcc-all clean
 
 help:
 	@echo "make                 build every lab program for $(BACKEND) (labs/ and solutions/)"
@@ -211,6 +222,8 @@ help:
 	@echo "make test            the workbook's own tests (on the CPU backend, and the GPU if any)"
 	@echo "make grade           grade your labs (LAB=03 one lab, SRC=folder a submission, SEED=, STRICT=1)"
 	@echo "make status          your progress from the last make grade, and which lab is next"
+	@echo "make bench           on a GPU: every solution against cuBLAS, a copy and CUB; writes"
+	@echo "                     performance.md and .svg into $(BUILD)/bench (BENCH_OUT=docs: into docs/)"
 	@echo "make doctor          what this machine has, and what works without the rest"
 	@echo "make skeletons       regenerate labs/*/ student files from solutions/ (maintainers)"
 	@echo "make DEBUG=1 ...     device debug info and a synchronization after every launch"
@@ -224,6 +237,27 @@ grade: deps-backend $(GRADER)
 	@$(GRADER) --src "$(SRC)" --backend $(BACKEND) $(if $(LAB),--lab $(LAB)) $(if $(SEED),--seed $(SEED)) \
 	  $(if $(STRICT),--strict) $(if $(RUBRIC),--rubric "$(RUBRIC)"); status=$$?; \
 	  [ $$status -eq 0 ] || echo "(the grader exited with status $$status)"; exit $$status
+
+# Every lab's solution next to its ceiling, in one run on the GPU (harness/bench.cpp): a table,
+# and performance.md with its chart performance.svg in BENCH_OUT. LAB=01,05 some labs only,
+# ARGS="--reps 5" the bench's options (build/gpu/bin/bench --help). The bench's own exit status
+# (0 all timed, 1 something wrong or not run, 2 could not run) is printed: make's is 2 for any.
+BENCH_OUT ?= $(BUILD)/bench
+# The stretch kernels the bench times beside the solutions (harness/bench.cpp names them too).
+BENCH_STRETCH := solutions/variants/coarsened/02_matmul_tiled
+$(foreach v,$(BENCH_STRETCH),$(if $(filter $(patsubst %/,%,$(dir $(v))),$(SRC_DIRS)),,\
+  $(eval $(call lab_program_rules,$(notdir $(v)),$(patsubst %/,%,$(dir $(v))),gpu))))
+bench:
+	@[ "$(BACKEND)" = gpu ] || { echo "make bench needs a GPU: it times the solutions and cuBLAS on one, and this" \
+	  "machine has none (BACKEND=$(BACKEND)); the CPU backend's timings say nothing about a GPU." >&2; \
+	  echo "(make bench: status 2, could not run)"; exit 2; }
+	@[ -n "$(SOLUTION_LABS)" ] || { echo "make bench: no solutions/ here, nothing to time" >&2; exit 2; }
+	@$(MAKE) --no-print-directory -s $(foreach l,$(SOLUTION_LABS),$(call lab_program,$(l),solutions,gpu)) \
+	  $(foreach v,$(BENCH_STRETCH),$(call lab_program,$(notdir $(v)),$(patsubst %/,%,$(dir $(v))),gpu)) $(BUILD)/gpu/bin/bench
+	@$(BUILD)/gpu/bin/bench --programs $(BUILD)/gpu/bin/solutions --out "$(BENCH_OUT)" $(if $(LAB),--labs $(LAB)) $(ARGS) \
+	  --command 'make bench$(if $(LAB), LAB=$(LAB))$(if $(ARGS), ARGS="$(ARGS)")$(if $(filter-out $(BUILD)/bench,$(BENCH_OUT)), BENCH_OUT=$(BENCH_OUT))'; \
+	  status=$$?; \
+	  [ $$status -eq 0 ] || echo "(the bench exited with status $$status)"; exit $$status
 
 # A learner's progress, from the last `make grade`.
 status:
@@ -288,7 +322,7 @@ check-skeletons:
 
 nvcc-all: $(patsubst %.cu,$(BUILD)/gpu/obj/%.o,$(ALL_CU)) \
           $(foreach s,labs $(if $(SOLUTION_LABS),solutions),$(foreach l,$(LABS),$(call lab_program,$(l),$(s),gpu))) \
-          $(BUILD)/gpu/bin/ceilings
+          $(BUILD)/gpu/bin/ceilings $(BUILD)/gpu/bin/bench
 
 clean:
 	rm -rf $(BUILD)

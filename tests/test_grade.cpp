@@ -1,10 +1,12 @@
 // The grader: every solution gets full marks on build, correctness, safety and technique;
 // every skeleton gets 0 without a crash; each wrong submission of the corpus is caught by the
 // check that should catch it; a hostile submission cannot make itself pass. On the CPU
-// backend (CI has no GPU). The runs share one build folder to stay fast, except the tamper
-// test, which needs the grader's default: a fresh one.
+// backend (CI has no GPU), so they are skipped when `make test TEST_BACKENDS=gpu` leaves that
+// backend out. The runs share one build folder to stay fast, except the tamper test, which
+// needs the grader's default: a fresh one.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -21,6 +23,16 @@ struct Graded {
   lab::RunResult run;
   std::string results_json;
 };
+
+// Whether the grading tests run: they need the solutions and the CPU backend.
+bool grading_tested() {
+  const std::vector<std::string> b = lab_test::backends();
+  if (std::find(b.begin(), b.end(), "cpu") == b.end()) {
+    MESSAGE("skipped: the grader's tests run on the CPU backend, which LAB_TEST_BACKENDS leaves out");
+    return false;
+  }
+  return lab_test::have_solutions();
+}
 
 Graded grade(const std::vector<std::string>& args, bool fresh_build = false, const std::string& out = "build/grade-tests/out") {
   std::vector<std::string> argv = {"build/host/grade", "--backend", "cpu", "--seed", "4242", "--out", out};
@@ -72,7 +84,7 @@ bool valid_json(const std::string& path) {
 TEST_SUITE("grade") {
 
 TEST_CASE("every solution grades full marks on build, correctness, safety and technique") {
-  if (!lab_test::have_solutions()) return;
+  if (!grading_tested()) return;
   const Graded g = grade({"--src", "solutions"});
   CAPTURE(g.run.output);
   REQUIRE(g.run.exited(0));
@@ -84,7 +96,7 @@ TEST_CASE("every solution grades full marks on build, correctness, safety and te
 }
 
 TEST_CASE("every skeleton grades 0, without a crash") {
-  if (!lab_test::have_solutions()) return;
+  if (!grading_tested()) return;
   const Graded g = grade({"--src", "build/skeletons"});
   CAPTURE(g.run.output);
   REQUIRE(g.run.exited(0));
@@ -94,7 +106,7 @@ TEST_CASE("every skeleton grades 0, without a crash") {
 }
 
 TEST_CASE("each wrong submission is caught by its check") {
-  if (!lab_test::have_solutions()) return;
+  if (!grading_tested()) return;
   struct Wrong {
     const char* src;
     const char* lab;
@@ -137,6 +149,7 @@ TEST_CASE("each wrong submission is caught by its check") {
 TEST_CASE("a hostile submission cannot make itself pass") {
   // It computes correctly, then rewrites the reports, replaces its sanitizer builds with a
   // script that exits 0, and leaves a daemon rewriting the reports (tests/corpus/tamper).
+  if (!grading_tested()) return;
   const std::string out = "build/grade-tests/tamper-out";
   const Graded g = grade({"--src", "tests/corpus/tamper", "--lab", "01", "--rubric", "tests/fixtures/rubric-fast.txt"},
                          /*fresh_build=*/true, out);

@@ -1,4 +1,4 @@
-// Lab 03's solution is right on every shape: partial 128×128 tiles at each edge, K not a
+// Lab 03's solution is right on every shape: partial 256×128 tiles at each edge, K not a
 // multiple of the 8-deep tile, sizes that rule out float4 accesses, 1-wide matrices.
 #include <doctest/doctest.h>
 
@@ -11,9 +11,10 @@ TEST_SUITE("lab03") {
 TEST_CASE("the solution passes every shape") {
   lab_test::check_solution_passes("03_matmul_register", {
       matmul(1, 1, 1), matmul(1, 300, 1), matmul(300, 1, 77), matmul(17, 31, 13),
-      matmul(127, 128, 129), matmul(129, 127, 128), matmul(128, 129, 127),  // a 128 tile, +-1
-      matmul(128, 128, 7), matmul(128, 128, 9),                             // the 8-deep K tile, +-1
+      matmul(255, 128, 129), matmul(257, 127, 128), matmul(256, 129, 127),  // a 256x128 tile, +-1
+      matmul(256, 128, 7), matmul(256, 128, 9),                             // the 8-deep K tile, +-1
       matmul(255, 257, 129), matmul(1000, 40, 72), matmul(40, 1000, 72), matmul(512, 512, 512),
+      matmul(16500, 3, 5),  // more than kMaxGridRows tile rows on the CPU backend (64): the loop
       matmul(5, 0, 5),
   });
 }

@@ -1,5 +1,5 @@
-// Lab 04's solution is bit-exact on every shape (1-wide, around the 32×32 tile, the seed's
-// 1111×113, more than 1024 on a side); its skeleton fails cleanly; swapped indices are caught.
+// Lab 04's solution is bit-exact on every shape (1-wide, around the 64×64 tile and half of it,
+// the seed's 1111×113, more than 1024 on a side); its skeleton fails cleanly; swapped indices are caught.
 #include <doctest/doctest.h>
 
 #include "tests/lab_programs.h"
@@ -11,7 +11,8 @@ TEST_SUITE("lab04") {
 TEST_CASE("the solution passes every shape") {
   lab_test::check_solution_passes("04_transpose", {
       transpose(1, 1), transpose(1, 1000), transpose(1000, 1), transpose(31, 33), transpose(32, 32),
-      transpose(33, 31), transpose(1111, 113), transpose(1024, 1025), transpose(0, 4),
+      transpose(33, 31), transpose(63, 65), transpose(64, 64), transpose(65, 63), transpose(1111, 113), transpose(1024, 1025), transpose(0, 4),
+      transpose(4200, 3),  // more than kMaxGridRows tile rows on the CPU backend (64): the loop
   });
 }
 

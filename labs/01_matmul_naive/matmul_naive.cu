@@ -13,6 +13,7 @@
 
 #include "common/ceil_div.h"
 #include "common/cuda_check.h"
+#include "common/grid_limits.h"
 #include "harness/launchers.h"
 
 // ---- constants ----
@@ -25,15 +26,14 @@ constexpr int kBlockRows = 8;
 static_assert(kBlockCols % 32 == 0, "a warp must lie along one row of C for coalescing");
 static_assert(kBlockCols * kBlockRows <= 1024, "at most 1024 threads per block");
 
-// A grid's y dimension holds at most 65535 blocks; taller matrices loop (see the kernel).
-constexpr int kMaxGridRows = 65535;
+// kMaxGridRows (common/grid_limits.h): at most 65535 blocks along y; taller matrices loop.
 
 // ---- kernel ----
 
-// grid  (ceil(N / 32), min(ceil(M / 8), 65535)), block (32, 8)
+// grid  (ceil(N / 32), min(ceil(M / 8), kMaxGridRows)), block (32, 8)
 // A: M×K, B: K×N, C: M×N, row-major. Thread (x, y) of block (bx, by) computes
 // C[row][col] for col = bx·32 + x and row = by·8 + y, then row + gridDim.y·8, ... while
-// row < M (only when M needs more than 65535 blocks of rows). Threads past the right or
+// row < M (only when M needs more than kMaxGridRows blocks of rows). Threads past the right or
 // bottom edge of C compute nothing: the grid is rounded up to whole blocks.
 __global__ void matmul_naive_kernel(const float* __restrict__ A, const float* __restrict__ B,
                                     float* __restrict__ C, int M, int N, int K) {
@@ -45,8 +45,8 @@ __global__ void matmul_naive_kernel(const float* __restrict__ A, const float* __
   // an R×C matrix is at r*C + c) in a float accumulator, then store it once.
   // Keep row and column unsigned: with M or N near 2^31 an int index overflows, an
   // unsigned one never does here. Compute products like row * K in 64 bits (size_t).
-  // Loop over rows with a stride of gridDim.y * blockDim.y, so that more than 65535 blocks
-  // of rows work (the launcher caps the grid's y dimension).
+  // Loop over rows with a stride of gridDim.y * blockDim.y, so that more than kMaxGridRows
+  // blocks of rows work (the launcher caps the grid's y dimension).
   // Assessed: correct for every M, N, K >= 1 (edges included), and its speed.
 }
 

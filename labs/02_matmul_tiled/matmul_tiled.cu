@@ -18,6 +18,7 @@
 
 #include "common/ceil_div.h"
 #include "common/cuda_check.h"
+#include "common/grid_limits.h"
 #include "harness/launchers.h"
 
 // ---- constants ----
@@ -29,12 +30,11 @@ static_assert(kTile % 32 == 0, "a tile row must be whole warps for coalesced loa
 static_assert(kTile * kTile <= 1024, "one thread per tile element: at most 1024 per block");
 static_assert(kTile % 4 == 0, "the multiply loop reads a_tile in float4 steps");
 
-// A grid's y dimension holds at most 65535 blocks; taller matrices loop (see the kernel).
-constexpr int kMaxGridRows = 65535;
+// kMaxGridRows (common/grid_limits.h): at most 65535 blocks along y; taller matrices loop.
 
 // ---- kernel ----
 
-// grid  (ceil(N / TILE), min(ceil(M / TILE), 65535)), block (TILE, TILE)
+// grid  (ceil(N / TILE), min(ceil(M / TILE), kMaxGridRows)), block (TILE, TILE)
 // A: M×K, B: K×N, C: M×N, row-major. Block (bx, by) computes the tile of C whose top-left
 // corner is (by·TILE, bx·TILE) (then by + gridDim.y, ... while rows remain); thread (x, y)
 // computes its element (row = by·TILE + y, col = bx·TILE + x). Per step along K, thread

@@ -3,12 +3,13 @@
 // out = inᵀ: in is rows×cols and out is cols×rows, row-major float32 arrays in device
 // memory. A transpose does no arithmetic; its speed is how well it moves memory. Reading in
 // row by row is coalesced, but then each warp writes a column of out: 32 floats `rows`
-// apart, 32 separate memory transactions. Here a block copies a 32×32 tile of in into shared
+// apart, 32 separate memory transactions. Here a block copies a 64×64 tile of in into shared
 // memory with coalesced reads, and writes it out transposed with coalesced writes, taking
-// the columns from shared memory instead. A column of a 32×32 float tile lies in one of
+// the columns from shared memory instead. A column of a 64-float-wide tile lies in one of
 // shared memory's 32 banks, so reading it would serialize 32 ways; one float of padding per
-// row moves each element of a column to a different bank. Each thread moves 4 elements
-// (blocks of 32×8 threads), so more loads are in flight per thread.
+// row moves each element of a column to a different bank. Each thread moves 8 elements
+// (blocks of 64×8 threads), so that many loads are in flight per thread: memory latency,
+// not bandwidth, is what a transpose must hide.
 //
 // Run and check:  make run LAB=04        Grade:  make grade LAB=04
 // The lab's README (labs/04_transpose/README.md) explains the background and the tasks.
@@ -17,30 +18,31 @@
 
 #include "common/ceil_div.h"
 #include "common/cuda_check.h"
+#include "common/grid_limits.h"
 #include "harness/launchers.h"
 
 // ---- constants ----
 
-constexpr int kTile = 32;       // a block moves a kTile × kTile tile
+constexpr int kTile = 64;       // a block moves a kTile × kTile tile
 constexpr int kBlockRows = 8;   // threads per block: kTile × kBlockRows
 constexpr int kPad = 1;         // extra float per tile row: columns spread over all banks
-static_assert(kTile == 32, "one warp per tile row, and a tile row as wide as the banks");
+static_assert(kTile % 32 == 0, "a tile row is whole warps, so reads and writes are coalesced");
 static_assert(kTile % kBlockRows == 0, "each thread moves kTile / kBlockRows elements");
-
-constexpr int kMaxGridRows = 65535;
+// An SM holds at most 2048 threads; the kernel asks for registers that fit that many.
+constexpr int kBlocksPerSM = 2048 / (kTile * kBlockRows);  // 4
 
 // ---- kernel ----
 
-// grid  (ceil(cols / 32), min(ceil(rows / 32), 65535)), block (32, 8)
+// grid  (ceil(cols / 64), min(ceil(rows / 64), kMaxGridRows)), block (64, 8)
 // in: rows×cols, out: cols×rows, row-major. Block (bx, by) moves the tile of in whose
-// top-left corner is (by·32, bx·32) (then by + gridDim.y, ... while rows remain). Thread
-// (x, y) reads in[r0 + y + 8j][c0 + x] for j < 4 into tile[y + 8j][x], and writes
+// top-left corner is (by·64, bx·64) (then by + gridDim.y, ... while rows remain). Thread
+// (x, y) reads in[r0 + y + 8j][c0 + x] for j < 8 into tile[y + 8j][x], and writes
 // out[c0 + y + 8j][r0 + x] = tile[x][y + 8j]: along x both times, so a warp reads and writes
 // 32 consecutive floats. Elements outside the matrix are neither read nor written.
-// __launch_bounds__: 8 blocks of 256 threads fill a multiprocessor (2048 threads) only if a
-// thread needs at most 32 registers; left alone the compiler takes 40 and only 6 blocks fit,
-// which costs about 6% of the bandwidth on an H100 (labs/04_transpose/README.md).
-__global__ void __launch_bounds__(kTile * kBlockRows, 8)
+// __launch_bounds__: 4 blocks of 512 threads fill a multiprocessor (2048 threads) only if a
+// thread needs at most 32 registers; left alone the compiler takes more and fewer blocks
+// fit (labs/04_transpose/README.md measures the cost).
+__global__ void __launch_bounds__(kTile * kBlockRows, kBlocksPerSM)
     transpose_kernel(const float* __restrict__ in, float* __restrict__ out, int rows, int cols) {
   __shared__ float tile[kTile][kTile + kPad];
   const int x = threadIdx.x, y = threadIdx.y;

@@ -8,13 +8,13 @@
 
 #include "common/ceil_div.h"
 #include "common/cuda_check.h"
+#include "common/grid_limits.h"
 #include "harness/launchers.h"
 
 constexpr int kBlockCols = 32;
 constexpr int kBlockRows = 8;
-constexpr int kMaxGridRows = 65535;
 
-// grid (ceil(cols / 32), min(ceil(rows / 8), 65535)), block (32, 8): thread (x, y) copies
+// grid (ceil(cols / 32), min(ceil(rows / 8), kMaxGridRows)), block (32, 8): thread (x, y) copies
 // in[r][c] to out[c][r] for c = bx·32 + x and r = by·8 + y (then r + gridDim.y·8, ...).
 __global__ void transpose_naive_kernel(const float* __restrict__ in, float* __restrict__ out, int rows, int cols) {
   const unsigned c = blockIdx.x * blockDim.x + threadIdx.x;

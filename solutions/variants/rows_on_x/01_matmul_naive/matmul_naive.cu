@@ -10,14 +10,14 @@
 
 #include "common/ceil_div.h"
 #include "common/cuda_check.h"
+#include "common/grid_limits.h"
 #include "harness/launchers.h"
 
 constexpr int kBlockRows = 32;  // along x: a warp spans 32 rows of C
 constexpr int kBlockCols = 8;
-constexpr int kMaxGridCols = 65535;
 
-// grid (ceil(M / 32), min(ceil(N / 8), 65535)), block (32, 8): thread (x, y) computes
-// C[bx·32 + x][by·8 + y], looping over columns when N needs more than 65535 blocks.
+// grid (ceil(M / 32), min(ceil(N / 8), kMaxGridRows)), block (32, 8): thread (x, y) computes
+// C[bx·32 + x][by·8 + y], looping over columns when N needs more than kMaxGridRows blocks.
 __global__ void matmul_rows_on_x_kernel(const float* __restrict__ A, const float* __restrict__ B,
                                         float* __restrict__ C, int M, int N, int K) {
   const unsigned row = blockIdx.x * blockDim.x + threadIdx.x;
@@ -33,7 +33,7 @@ __global__ void matmul_rows_on_x_kernel(const float* __restrict__ A, const float
 void matmul_naive(const float* A, const float* B, float* C, int M, int N, int K) {
   if (M == 0 || N == 0 || K == 0) return;
   const dim3 block(kBlockRows, kBlockCols);
-  const dim3 grid(ceil_div(M, kBlockRows), std::min(ceil_div(N, kBlockCols), kMaxGridCols));
+  const dim3 grid(ceil_div(M, kBlockRows), std::min(ceil_div(N, kBlockCols), kMaxGridRows));
   matmul_rows_on_x_kernel<<<grid, block>>>(A, B, C, M, N, K);
   CHECK_LAUNCH();
 }
