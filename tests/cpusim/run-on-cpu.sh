@@ -14,11 +14,7 @@ TIMEOUT="${TIMEOUT:-300}"
 mkdir -p "$suite/outputs" "$(dirname "$log")"
 : > "$log"
 
-summarize() {
-  grep -v -E '^\s*$|^\s+#[1-9][0-9]* |^=+ +(Host Frame|Device Frame|in |Saved host backtrace)|^=+\s*$|Shadow|^  0x|^  [A-Z][a-z ]+:' |
-    head -n 14 | tr '\n' '\a' | sed 's/\a$//; s/\a/ \/ /g' | cut -c1-600
-}
-row() { printf '%-28s | %-22s | %s\n' "$1" "$2" "$3" | tee -a "$log"; }
+. tests/cpusim/suite-table.sh
 
 echo "# cpusim suite on the CPU backend ($(nproc) cores), $(date -u +%F)" | tee -a "$log"
 while read -r label source gpu nvcc_flags cpu cpu_env args; do

@@ -18,12 +18,7 @@ TIMEOUT="${TIMEOUT:-300}"
 mkdir -p "$out/outputs" "$(dirname "$log")"
 : > "$log"
 
-# One line from a program's output: sanitizer stack frames and shadow dumps left out.
-summarize() {
-  grep -v -E '^\s*$|^\s+#[1-9][0-9]* |^=+ +(Host Frame|Device Frame|in |Saved host backtrace)|^=+\s*$|Shadow|^  0x|^  [A-Z][a-z ]+:' |
-    head -n 14 | tr '\n' '\a' | sed 's/\a$//; s/\a/ \/ /g' | cut -c1-600
-}
-row() { printf '%-28s | %-22s | %s\n' "$1" "$2" "$3" | tee -a "$log"; }
+. tests/cpusim/suite-table.sh
 
 command -v "$NVCC" >/dev/null || { echo "run-on-gpu.sh: no nvcc (set NVCC=...)" >&2; exit 2; }
 echo "# cpusim suite on $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n1), $ARCH, $(date -u +%F)" | tee -a "$log"
