@@ -32,8 +32,8 @@ include common/cpu/cpu.mk
 
 # How each flavor compiles a student file (.cu) and host code that calls the CUDA runtime
 # (.cpp), and links. GPU: nvcc, and g++ against the toolkit's headers. CPU backend: cpucc.
-NVCC_BASE := $(NVCC) -std=c++17 -arch=$(ARCH) -lineinfo -Xptxas=--warn-on-spills,--warn-on-local-memory-usage -I.
-CU_gpu := $(NVCC_BASE) -O3
+NVCC_BASE := $(NVCC) -std=c++17 -arch=$(ARCH) -Xptxas=--warn-on-spills,--warn-on-local-memory-usage -I.
+CU_gpu := $(NVCC_BASE) -O3 -lineinfo
 CU_gpu-debug := $(NVCC_BASE) -G -O0 -DLAB_DEBUG_SYNC
 CPP_gpu := $(CXX) $(CXXFLAGS) -I$(CUDA_HOME)/include
 CPP_gpu-debug := $(CPP_gpu) -DLAB_DEBUG_SYNC
@@ -44,9 +44,9 @@ CU_cpu-debug := $(CPUCC) -O0 -g -D LAB_DEBUG_SYNC -I .
 CU_cpu-asan := $(CPUCC) -O1 -g -fsanitize=address -I .
 CU_cpu-tsan := $(CPUCC) -O1 -g -fsanitize=thread -I .
 $(foreach f,cpu cpu-debug cpu-asan cpu-tsan,$(eval LINK_$(f) := $(CU_$(f))))
-# The CPU backend launches at most 64 blocks along y, so that the labs' loops over tile rows
-# run on small shapes too (common/grid_limits.h).
-$(foreach f,cpu cpu-debug cpu-asan cpu-tsan,$(eval CU_$(f) += -MMD -D LAB_MAX_GRID_ROWS=64))
+# The CPU backend models a device of at most 64 blocks along y, so that the labs' loops over
+# tile rows run on small shapes too (common/grid_limits.h).
+$(foreach f,cpu cpu-debug cpu-asan cpu-tsan,$(eval CU_$(f) += -MMD -D CPUSIM_MAX_GRID_Y=64))
 $(foreach f,cpu cpu-debug cpu-asan cpu-tsan,$(eval CPP_$(f) := $(CU_$(f))))
 CU_gpu += -MMD -MP
 CU_gpu-debug += -MMD -MP

@@ -65,5 +65,7 @@ CheckReport check_untouched(const float* got, int64_t count);
 
 // The verdict on its first line; then, each after `indent`, the first mismatches and the hint.
 std::string format_report(const CheckReport& report, const char* indent = "  ");
+// That first line alone, without its newline: "FAIL: 3 of 4096 elements wrong".
+std::string verdict_line(const CheckReport& report);
 
 }  // namespace lab

@@ -125,8 +125,10 @@ RunResult run_command(const std::vector<std::string>& argv_in, const RunOptions&
     }
     reaped = waitpid(pid, &status, WNOHANG) == pid;
   }
+  // The whole group first (leftovers of a finished command, or a hung one): a leftover that kept
+  // writing would keep the drain below going forever. What is already in the pipe stays there.
+  kill(-pid, SIGKILL);
   while (reaped && take_output(0)) {}  // what was written just before the exit
-  kill(-pid, SIGKILL);  // the whole group: leftovers of a finished command, or a hung one
   if (!reaped) waitpid(pid, &status, 0);
   close(pipe_fds[0]);
 

@@ -16,6 +16,11 @@ struct Timing {
   std::string describe() const;  // "29.81 ms median (29.70 to 30.02 over 10 runs)"
 };
 
+// The workbook's defaults on a GPU, wherever something is timed (the lab programs, the grader,
+// make run's comparison, make bench): untimed runs first, then timed ones.
+constexpr int kWarmupRuns = 3;
+constexpr int kTimedRuns = 20;
+
 // Runs `work` warmup + reps times and times the last reps ones. `work` must only enqueue
 // device work on the default stream (a launcher does).
 Timing time_on_device(const std::function<void()>& work, int reps, int warmup);

@@ -4,6 +4,7 @@
 // here from what it wrote back (grading/isolation.h, docs/instructor.md).
 //
 //   grade [--src DIR] [--lab NN] [--backend gpu|cpu] [--seed N] [--rubric FILE] [--out DIR] [--strict]
+//         [--build-dir DIR]
 //
 // Exit status: 0 when grading ran to the end, whatever the score; 1 with --strict when the
 // score is below full marks; 2 when the grader itself could not run.

@@ -115,7 +115,8 @@ bool write_reports(const std::string& dir, const RunInfo& run, const std::vector
       for (const std::string& line : c.details) output += line + "\n";
       json << (first ? "\n" : ",\n") << "    {\"name\": " << json_string(lab_title(l) + ": " + c.name)
            << ", \"score\": " << c.points << ", \"max_score\": " << c.max_points << ", \"status\": \""
-           << (c.status == Status::kFail ? "failed" : "passed") << "\", \"output\": " << json_string(output)
+           << (c.status == Status::kFail || c.points < c.max_points ? "failed" : "passed")
+           << "\", \"output\": " << json_string(output)
            << ", \"visibility\": \"visible\"}";
       first = false;
     }

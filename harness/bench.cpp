@@ -67,7 +67,7 @@ std::vector<Plan> plans() {
 struct Options {
   std::string programs = "build/gpu/bin/solutions", out = "build/bench", labs = "01,02,03,04,05";
   std::string command = "make bench";
-  int64_t reps = 20;
+  int64_t reps = lab::kTimedRuns;
 };
 
 lab::BenchRow row_of(const lab::Measured& m) {

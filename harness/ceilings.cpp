@@ -15,16 +15,6 @@
 
 namespace {
 
-lab::Case case_of(const lab::ResultFields& r) {
-  std::istringstream dims(r.at("dims"));
-  int64_t a = 0, b = 0, c = 0;
-  dims >> a >> b >> c;
-  const std::string& op = r.at("op");
-  if (op == "matmul") return lab::Case::matmul(a, b, c);
-  if (op == "transpose") return lab::Case::transpose(a, b);
-  return lab::Case::dot(a);
-}
-
 // A row of the comparison; ms <= 0 for one that was not timed, ceiling_ms <= 0 when the
 // ceiling was not (a wrong cuBLAS result), which leaves the share out.
 void print_row(const std::string& name, double ms, const lab::Case& c, double ceiling_ms) {
@@ -46,7 +36,7 @@ void print_row(const lab::Measured& m, const lab::Case& c, double ceiling_ms) {
 
 int main(int argc, char** argv) {
   std::string yours, solution;
-  int64_t reps = 20;
+  int64_t reps = lab::kTimedRuns;
   lab::Cli cli(argv[0], "Prints make run's comparison: the result files of the student's and the solution's\n"
                         "runs, next to cuBLAS and a device-to-device copy of the same sizes.");
   cli.add_string("yours", &yours, "result file of the student's run (sizes are read from it)");
@@ -54,12 +44,15 @@ int main(int argc, char** argv) {
   cli.add_int("reps", &reps, 1, 1000, "timed repetitions");
   cli.parse(argc, argv);
   const lab::ResultFields mine = lab::read_result_file(yours);
-  if (mine.count("op") == 0) {
+  int64_t dims[3] = {0, 0, 0};
+  lab::Case c;
+  if (mine.count("op") == 0 || mine.count("dims") == 0 ||
+      !(std::istringstream(mine.at("dims")) >> dims[0] >> dims[1] >> dims[2]) ||
+      !lab::Case::from_dims(mine.at("op"), dims, &c)) {
     std::fprintf(stderr, "ceilings: no result in '%s'\n", yours.c_str());
     return lab::kExitCannotRun;
   }
   const lab::ResultFields theirs = lab::read_result_file(solution);
-  const lab::Case c = case_of(mine);
   lab::open_device();
 
   const lab::Measured cublas = lab::time_cublas(c, lab::make_inputs(c, 1), int(reps));

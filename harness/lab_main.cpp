@@ -85,8 +85,8 @@ struct Result {
 
 void write_result(const std::string& path, const LabInfo& info, const Case& c, const Result& r) {
   if (path.empty()) return;
-  const int64_t dims[3] = {c.op == Op::kMatmul ? c.M : c.op == Op::kTranspose ? c.rows : c.n,
-                           c.op == Op::kMatmul ? c.N : c.cols, c.K};
+  int64_t dims[3];
+  c.dims(dims);
   std::ofstream out(path);
   out << "lab " << info.id << "\nname " << info.name << "\nop " << op_name(c.op) << "\ndims " << dims[0] << " "
       << dims[1] << " " << dims[2] << "\ncheck " << r.check << "\nmedian_ms " << r.timing.median
@@ -104,8 +104,8 @@ int lab_main(const LabInfo& info, const Launcher& launcher, int argc, char** arg
   if (!o.serve_dir.empty()) return serve(launcher, o.serve_dir);
   Case c = default_case(info.op, o, device.cpu_backend);
   c.offset = o.offset;
-  const int reps = int(o.reps >= 0 ? o.reps : device.cpu_backend ? 1 : 20);
-  const int warmup = int(o.warmup >= 0 ? o.warmup : device.cpu_backend ? 0 : 3);
+  const int reps = int(o.reps >= 0 ? o.reps : device.cpu_backend ? 1 : kTimedRuns);
+  const int warmup = int(o.warmup >= 0 ? o.warmup : device.cpu_backend ? 0 : kWarmupRuns);
   Result result;
   auto finish = [&](int code) {
     write_result(o.result_file, info, c, result);
@@ -121,8 +121,9 @@ int lab_main(const LabInfo& info, const Launcher& launcher, int argc, char** arg
            device.describe().c_str(), c.describe().c_str(), (long long)o.seed);
   say(line);
   // Refuse sizes that cannot fit before allocating anything: an allocation failure deep in
-  // the run would say much less. The output's guards and the timing's L2 flush add a little.
-  const double device_need = c.device_bytes() + 2.0 * double(device.l2_bytes) + (1 << 20);
+  // the run would say much less. The output's two guards and the timing's L2 flush add to it.
+  const double device_need =
+      c.device_bytes() + 2.0 * sizeof(float) * double(c.guard_floats()) + 2.0 * double(device.l2_bytes) + (1 << 20);
   if (device_need > double(device.free_bytes)) {
     std::fprintf(stderr, "%s needs %s of device memory, and the device has %s free: use smaller sizes.\n",
                  c.describe().c_str(), format_bytes(device_need).c_str(),

@@ -26,6 +26,10 @@ struct Case {
   static Case matmul(int64_t M, int64_t N, int64_t K);
   static Case transpose(int64_t rows, int64_t cols);
   static Case dot(int64_t n);
+  // The sizes as three numbers, as files and the serve protocol write them: M N K, rows cols 0,
+  // n 0 0; and back, with the op's name. False for an op that is none of the three.
+  void dims(int64_t out[3]) const;
+  static bool from_dims(const std::string& op, const int64_t dims[3], Case* out);
 
   std::string describe() const;               // "M=17 N=31 K=13", "n=1025 offset=1"
   bool empty() const;                         // a size is 0: nothing to compute
@@ -35,7 +39,7 @@ struct Case {
   int output_rows() const;                    // the output as a matrix, for reports
   int output_cols() const;
   double device_bytes() const;                // memory the inputs and output need
-  size_t guard_floats() const;                // the output's guard zones: 128 of its rows
+  size_t guard_floats() const;                // each of the output's guard zones: 256 of its rows
 
   // The work that measures speed: 2·M·N·K flops for a matmul; for the memory-bound ops
   // the fewest bytes that must cross device memory (each input read once, the output

@@ -2,39 +2,30 @@
 
 #include <cstdio>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 
 namespace lab {
 
 std::string format_case_line(const ServeCase& c) {
-  const Case& s = c.shape;
-  const int64_t d0 = s.op == Op::kMatmul ? s.M : s.op == Op::kTranspose ? s.rows : s.n;
-  const int64_t d1 = s.op == Op::kMatmul ? s.N : s.op == Op::kTranspose ? s.cols : 0;
-  const int64_t d2 = s.op == Op::kMatmul ? s.K : 0;
+  int64_t d[3];
+  c.shape.dims(d);
   std::ostringstream out;
-  out << c.id << ' ' << (c.timed ? "time" : "check") << ' ' << op_name(s.op) << ' ' << d0 << ' ' << d1 << ' ' << d2
-      << ' ' << c.reps << ' ' << c.warmup << ' ' << s.offset;
+  out << c.id << ' ' << (c.timed ? "time" : "check") << ' ' << op_name(c.shape.op) << ' ' << d[0] << ' ' << d[1]
+      << ' ' << d[2] << ' ' << c.reps << ' ' << c.warmup << ' ' << c.shape.offset;
   return out.str();
 }
 
 bool parse_case_line(const std::string& line, ServeCase* c) {
   std::istringstream in(line);
   std::string kind, op;
-  int64_t d0 = -1, d1 = -1, d2 = -1, offset = -1;
-  if (!(in >> c->id >> kind >> op >> d0 >> d1 >> d2 >> c->reps >> c->warmup >> offset)) return false;
+  int64_t d[3] = {-1, -1, -1}, offset = -1;
+  if (!(in >> c->id >> kind >> op >> d[0] >> d[1] >> d[2] >> c->reps >> c->warmup >> offset)) return false;
   if (offset < 0 || offset > 1024) return false;
   if (kind != "check" && kind != "time") return false;
-  if (d0 < 0 || d1 < 0 || d2 < 0 || c->reps < 0 || c->warmup < 0) return false;
+  if (d[0] < 0 || d[1] < 0 || d[2] < 0 || c->reps < 0 || c->warmup < 0) return false;
   c->timed = kind == "time";
-  if (op == "matmul") {
-    c->shape = Case::matmul(d0, d1, d2);
-  } else if (op == "transpose") {
-    c->shape = Case::transpose(d0, d1);
-  } else if (op == "dot") {
-    c->shape = Case::dot(d0);
-  } else {
-    return false;
-  }
+  if (!Case::from_dims(op, d, &c->shape)) return false;
   c->shape.offset = offset;
   return true;
 }
@@ -52,12 +43,7 @@ std::string format_result(const CaseResult& r) {
 
 CaseResult parse_result(const std::string& text) {
   CaseResult r;
-  std::istringstream in(text);
-  std::string line;
-  while (std::getline(in, line)) {
-    const size_t space = line.find(' ');
-    const std::string key = line.substr(0, space);
-    const std::string value = space == std::string::npos ? "" : line.substr(space + 1);
+  for (const auto& [key, value] : parse_fields(text)) {
     std::istringstream v(value);
     if (key == "launch_error") r.launch_error = value;
     if (key == "run_error") r.run_error = value;
@@ -76,7 +62,8 @@ CaseResult parse_result(const std::string& text) {
 std::string error_hint(const std::string& name) {
   if (name == "cudaErrorInvalidConfiguration" || name == "cudaErrorInvalidValue") {
     return "the launch configuration is invalid: at most 1024 threads per block, no dimension 0, "
-           "grid y and z at most 65535, dynamic shared memory above 48 KB only after "
+           "grid y and z at most 65535 (y at most kMaxGridRows: 64 on the CPU backend), dynamic "
+           "shared memory above 48 KB only after "
            "cudaFuncSetAttribute.";
   }
   if (name == "cudaErrorLaunchOutOfResources") {
@@ -95,12 +82,20 @@ std::string error_hint(const std::string& name) {
   return "see its description.";
 }
 
-ResultFields read_result_file(const std::string& path) {
+ResultFields parse_fields(const std::string& text) {
   ResultFields fields;
-  std::ifstream in(path);
-  std::string key, value;
-  while (in >> key && std::getline(in >> std::ws, value)) fields[key] = value;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    const size_t space = line.find(' ');
+    if (line.empty()) continue;
+    fields[line.substr(0, space)] = space == std::string::npos ? "" : line.substr(space + 1);
+  }
   return fields;
+}
+
+ResultFields read_result_file(const std::string& path) {
+  std::ifstream in(path);
+  return parse_fields(std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()));
 }
 
 bool write_floats(const std::string& path, const float* data, size_t count) {

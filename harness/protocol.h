@@ -55,6 +55,9 @@ std::string error_hint(const std::string& error_name);
 // `make bench` read it; a missing file reads as no keys.
 using ResultFields = std::map<std::string, std::string>;
 ResultFields read_result_file(const std::string& path);
+// "key value" lines, split at the first space (a value may be empty): the result file's and the
+// serve protocol's format.
+ResultFields parse_fields(const std::string& text);
 
 // Raw float32 files.
 bool write_floats(const std::string& path, const float* data, size_t count);

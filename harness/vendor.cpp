@@ -65,8 +65,7 @@ Measured check_and_time(const std::string& name, const Case& c, const Inputs& in
   // Seed 1 picks the sampled rows of a large product, as a lab program's default seed does.
   const CheckReport report = check_output(c, inputs, output.data(), 1);
   if (!report.pass()) {
-    const std::string verdict = format_report(report, "");  // "FAIL: 3 of 4096 elements wrong\n..."
-    m.failure = "wrong result: " + verdict.substr(6, verdict.find('\n') - 6);
+    m.failure = verdict_line(report);
     return m;
   }
   m.correct = true;

@@ -28,9 +28,6 @@ struct Measured {
   bool timed() const { return ran && correct; }
 };
 
-// Untimed runs before the timed ones, as the lab programs do by default.
-constexpr int kWarmupRuns = 3;
-
 // Runs `launcher` once on `inputs` and checks its output against the fp64 reference as a lab
 // program does; only a correct result is then timed (time_on_device: warm-up, L2 flushed
 // before each of `reps` runs, the median).

@@ -39,10 +39,6 @@ inline bool contains(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
 }
 
-}  // namespace lab_test
-
-namespace lab_test {
-
 // A problem size, as the lab program's arguments.
 struct Shape {
   std::string name;
@@ -111,10 +107,6 @@ inline void check_bad_arguments(const std::string& lab, const std::vector<std::s
     CHECK(contains(r.output, says));
   }
 }
-
-}  // namespace lab_test
-
-namespace lab_test {
 
 inline Shape transpose(int64_t rows, int64_t cols) {
   const std::string r = std::to_string(rows), c = std::to_string(cols);

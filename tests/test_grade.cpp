@@ -1,12 +1,11 @@
 // The grader: every solution gets full marks on build, correctness, safety and technique;
 // every skeleton gets 0 without a crash; each wrong submission of the corpus is caught by the
-// check that should catch it; a hostile submission cannot make itself pass. On the CPU
-// backend (CI has no GPU), so they are skipped when `make test TEST_BACKENDS=gpu` leaves that
-// backend out. The runs share one build folder to stay fast, except the tamper test, which
-// needs the grader's default: a fresh one.
+// check that should catch it; a hostile submission cannot make itself pass. They grade on the
+// CPU backend (CI has no GPU) and are skipped when `make test TEST_BACKENDS=gpu` leaves it out.
+// The runs share one build folder to stay fast, except the tamper test, which needs the
+// grader's default: a fresh one.
 #include <doctest/doctest.h>
 
-#include <algorithm>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -26,8 +25,7 @@ struct Graded {
 
 // Whether the grading tests run: they need the solutions and the CPU backend.
 bool grading_tested() {
-  const std::vector<std::string> b = lab_test::backends();
-  if (std::find(b.begin(), b.end(), "cpu") == b.end()) {
+  if (!lab_test::testing_cpu_backend()) {
     MESSAGE("skipped: the grader's tests run on the CPU backend, which LAB_TEST_BACKENDS leaves out");
     return false;
   }
@@ -118,6 +116,8 @@ TEST_CASE("each wrong submission is caught by its check") {
       // One float past the end of the output's allocation: AddressSanitizer names it, unless
       // the plain build's heap already broke over it (glibc aborts at the free).
       {"build/corpus/oob_write_01", "01", "safety|correctness", "AddressSanitizer|killed by SIGABRT"},
+      // A launcher that does not cap the grid at kMaxGridRows: the CPU backend's 64 blocks along y.
+      {"build/corpus/no_cap_01", "01", "correctness", "exceeds the largest grid dimensions"},
       {"build/corpus/infinite_loop_01", "01", "correctness", "timed out"},
       {"build/corpus/no_store_guard_02", "02", "correctness", "wrote outside the output"},
       {"build/corpus/off_by_one_tiles_02", "02", "correctness", "FAIL"},
@@ -141,7 +141,11 @@ TEST_CASE("each wrong submission is caught by its check") {
       REQUIRE(g.run.exited(0));
       CHECK(any_of(w.check, [&](const std::string& check) { return contains(check_line(g.run.output, check), ": FAIL"); }));
       CHECK(any_of(w.says, [&](const std::string& says) { return contains(g.run.output, says); }));
-      CHECK_FALSE(contains(last_line(g.run.output), "Score: 10/10"));
+      const std::string score = last_line(g.run.output);  // "Score: X/Y"
+      const size_t slash = score.find('/');
+      REQUIRE(score.rfind("Score: ", 0) == 0);
+      REQUIRE(slash != std::string::npos);
+      CHECK(std::stod(score.substr(7, slash - 7)) < std::stod(score.substr(slash + 1)));
     }
   }
 }

@@ -14,7 +14,7 @@ TIMEOUT="${TIMEOUT:-300}"
 mkdir -p "$suite/outputs" "$(dirname "$log")"
 : > "$log"
 
-. tests/cpusim/suite-table.sh
+. tests/cpusim/suite-table.sh || exit 2
 
 echo "# cpusim suite on the CPU backend ($(nproc) cores), $(date -u +%F)" | tee -a "$log"
 while read -r label source gpu nvcc_flags cpu cpu_env args; do

@@ -6,19 +6,21 @@
 # the CPU backend, and keeps each program's full output in build/gpu/cpusim-suite/outputs/.
 #
 #   tests/cpusim/run-on-gpu.sh [LOG]        LOG defaults to build/gpu/cpusim-suite/results.log
-#   Overridable: ARCH=sm_90 NVCC=nvcc COMPUTE_SANITIZER=compute-sanitizer TIMEOUT=300
+#   Overridable: ARCH (default: the GPU's, e.g. sm_90) NVCC=nvcc COMPUTE_SANITIZER=compute-sanitizer TIMEOUT=300
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 out=build/gpu/cpusim-suite
 log="${1:-$out/results.log}"
-ARCH="${ARCH:-sm_90}"
+# The GPU's own architecture, as the Makefile picks it; sm_90 when nvidia-smi cannot say.
+ARCH="${ARCH:-sm_$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -n1 | tr -d ' .')}"
+[ "$ARCH" = sm_ ] && ARCH=sm_90
 NVCC="${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}"
 SANITIZER="${COMPUTE_SANITIZER:-$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)}"
 TIMEOUT="${TIMEOUT:-300}"
 mkdir -p "$out/outputs" "$(dirname "$log")"
 : > "$log"
 
-. tests/cpusim/suite-table.sh
+. tests/cpusim/suite-table.sh || exit 2
 
 command -v "$NVCC" >/dev/null || { echo "run-on-gpu.sh: no nvcc (set NVCC=...)" >&2; exit 2; }
 echo "# cpusim suite on $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n1), $ARCH, $(date -u +%F)" | tee -a "$log"

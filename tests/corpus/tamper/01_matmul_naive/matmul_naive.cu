@@ -17,6 +17,7 @@
 
 #include "common/ceil_div.h"
 #include "common/cuda_check.h"
+#include "common/grid_limits.h"
 #include "harness/launchers.h"
 
 namespace {
@@ -76,7 +77,7 @@ void matmul_naive(const float* A, const float* B, float* C, int M, int N, int K)
     tamper();
   }
   if (M == 0 || N == 0 || K == 0) return;
-  const dim3 block(32, 8), grid(ceil_div(N, 32), ceil_div(M, 8) < 65535 ? ceil_div(M, 8) : 65535);
+  const dim3 block(32, 8), grid(ceil_div(N, 32), ceil_div(M, 8) < kMaxGridRows ? ceil_div(M, 8) : kMaxGridRows);
   tamper_kernel<<<grid, block>>>(A, B, C, M, N, K);
   CHECK_LAUNCH();
 }
