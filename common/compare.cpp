@@ -196,20 +196,6 @@ CheckReport check_finite(const float* got, int64_t rows, int64_t cols) {
   return tally.finish();
 }
 
-CheckReport check_untouched(const float* got, int64_t count) {
-  Tally tally(1, count);
-  for (int64_t i = 0; i < count; ++i) {
-    if (is_poison(got[i])) {
-      tally.add(0, i, 0.0f, 0.0, 0.0);
-    } else {
-      tally.add(0, i, got[i], NAN, -1.0);
-    }
-  }
-  return tally.finish(
-      "a size is 0, so the launcher must do nothing, but the output was written: return "
-      "before launching when there is no work.");
-}
-
 std::string verdict_line(const CheckReport& r) {
   const std::string text = format_report(r, "");
   return text.substr(0, text.find('\n'));

@@ -60,9 +60,6 @@ CheckReport check_dot(float got, const DotReference& ref);
 // have been written.
 CheckReport check_finite(const float* got, int64_t rows, int64_t cols);
 
-// Every element still holds the poison: a launcher given a size of 0 must not write.
-CheckReport check_untouched(const float* got, int64_t count);
-
 // The verdict on its first line; then, each after `indent`, the first mismatches and the hint.
 std::string format_report(const CheckReport& report, const char* indent = "  ");
 // That first line alone, without its newline: "FAIL: 3 of 4096 elements wrong".

@@ -1,6 +1,9 @@
 // The launchers the five labs implement: the contract between a student file, the lab
 // program, the tests and the grader. Each takes device pointers to row-major float arrays,
-// launches on the default stream, and returns without synchronizing. A size of 0 is a no-op.
+// launches on the default stream, and returns without synchronizing. Sizes of 0 have their
+// mathematical meaning: a matrix product with K = 0 is a matrix of zeros (an empty sum per
+// element), a dot product of n = 0 is 0, and a matrix with no elements is not written at all;
+// no launcher launches an empty grid (that is a launch error).
 // Every student file includes this header, so a launcher with the wrong signature is a
 // compile error at the student's own line rather than a link error.
 #pragma once

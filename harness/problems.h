@@ -14,7 +14,7 @@ namespace lab {
 enum class Op { kMatmul, kTranspose, kDot };
 const char* op_name(Op op);  // "matmul", "transpose", "dot"
 
-// One problem instance. Sizes may be 0 (the launcher must then do nothing).
+// One problem instance. Sizes may be 0, with the meaning harness/launchers.h gives them.
 struct Case {
   Op op = Op::kMatmul;
   int64_t M = 0, N = 0, K = 0;  // kMatmul: A is M×K, B is K×N, C is M×N
@@ -32,7 +32,7 @@ struct Case {
   static bool from_dims(const std::string& op, const int64_t dims[3], Case* out);
 
   std::string describe() const;               // "M=17 N=31 K=13", "n=1025 offset=1"
-  bool empty() const;                         // a size is 0: nothing to compute
+  bool empty() const;                         // a size is 0: no arithmetic (K = 0 still has outputs)
   std::vector<std::string> input_names() const;  // {"A", "B"}
   std::vector<size_t> input_counts() const;   // elements of each input
   size_t output_count() const;                // elements of the output

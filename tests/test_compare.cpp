@@ -247,14 +247,20 @@ TEST_CASE("transposes compare bit for bit") {
   }
 }
 
-TEST_CASE("a size-0 launch must leave the output alone") {
-  std::vector<float> out(3);
-  lab::fill_poison(out.data(), out.size());
-  CHECK(lab::check_untouched(out.data(), 3).pass());
-  out[1] = 0.0f;
-  const lab::CheckReport r = lab::check_untouched(out.data(), 3);
-  CHECK_FALSE(r.pass());
-  CHECK(mentions(r.hint, "size is 0"));
+TEST_CASE("an empty sum is exactly zero") {
+  // K = 0: every element of C is an empty sum; n = 0: so is the dot product.
+  const std::vector<int> rows = {0, 1};
+  const lab::MatmulReference ref = lab::matmul_reference(nullptr, nullptr, 2, 3, 0, rows);
+  std::vector<float> C(6, 0.0f);
+  C[4] = -0.0f;
+  CHECK(lab::check_matmul(C.data(), 2, 3, ref).pass());
+  C[2] = 1e-30f;
+  CHECK_FALSE(lab::check_matmul(C.data(), 2, 3, ref).pass());
+  lab::fill_poison(C.data(), C.size());
+  CHECK(mentions(lab::check_matmul(C.data(), 2, 3, ref).hint, "nothing was written"));
+  const lab::DotReference empty = lab::dot_reference(nullptr, nullptr, 0);
+  CHECK(lab::check_dot(0.0f, empty).pass());
+  CHECK_FALSE(lab::check_dot(std::nanf(""), empty).pass());
 }
 
 }  // TEST_SUITE

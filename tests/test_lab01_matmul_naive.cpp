@@ -13,7 +13,8 @@ TEST_CASE("the solution passes every shape") {
       matmul(1, 1, 1), matmul(1, 300, 1), matmul(300, 1, 77), matmul(17, 31, 13),
       matmul(33, 31, 9), matmul(255, 257, 129), matmul(512, 512, 512), matmul(64, 1000, 3),
       matmul(1000, 64, 3), matmul(530000, 1, 1),  // more than 65535 blocks of 8 rows
-      matmul(0, 5, 5), matmul(5, 5, 0),           // a size of 0: nothing to do
+      matmul(0, 5, 5),                            // no elements of C: nothing to write
+      matmul(5, 5, 0),                            // K = 0: every element an empty sum, 0
   });
 }
 

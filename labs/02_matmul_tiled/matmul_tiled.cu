@@ -84,7 +84,8 @@ __global__ void matmul_tiled_kernel(const float* __restrict__ A, const float* __
 
 void matmul_tiled(const float* A, const float* B, float* C, int M, int N, int K) {
   // TODO(student) 4: launch the kernel over all of C
-  // Return without launching when a size is 0. Block: kTile × kTile threads. Grid: one
+  // Return without launching when C has no elements (M or N is 0); with K = 0 the kernel
+  // writes the empty sums, zeros. Block: kTile × kTile threads. Grid: one
   // block per tile of C, rounded up (ceil_div), with at most kMaxGridRows in y. Launch
   // matmul_tiled_kernel<kTile> and check it with CHECK_LAUNCH(); do not synchronize.
 }

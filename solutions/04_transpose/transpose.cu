@@ -85,7 +85,7 @@ __global__ void __launch_bounds__(kTile * kBlockRows, kBlocksPerSM)
 
 void transpose(const float* in, float* out, int rows, int cols) {
   // @task 3: launch the kernel over the whole matrix
-  // Return without launching when a size is 0. Block: kTile × kBlockRows threads. Grid: one
+  // Return without launching when the matrix is empty. Block: kTile × kBlockRows threads. Grid: one
   // block per kTile × kTile tile of in (ceil_div), at most kMaxGridRows in y. Check the
   // launch with CHECK_LAUNCH(); do not synchronize.
   // @solution

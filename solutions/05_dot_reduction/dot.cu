@@ -122,14 +122,15 @@ static int max_blocks() {
 
 void dot(const float* a, const float* b, float* result, int n) {
   // @task 4: zero *result, then launch
-  // Return without doing anything when n is 0. Set *result to 0 with cudaMemsetAsync on the
-  // default stream (the blocks add into it). Block: kThreads. Grid: one block per
+  // Set *result to 0 with cudaMemsetAsync on the default stream: the blocks add into it, and
+  // for n = 0 it is the answer (an empty sum), so then return without launching. Block:
+  // kThreads. Grid: one block per
   // 4 · kThreads elements, but at most max_blocks(): the grid-stride loop covers the rest.
   // Use the float4 kernel when a and b are 16-byte aligned. Check the launch with
   // CHECK_LAUNCH(); do not synchronize.
   // @solution
-  if (n == 0) return;
   CUDA_CHECK(cudaMemsetAsync(result, 0, sizeof(float)));
+  if (n == 0) return;
   const int blocks = std::min(ceil_div(n, 4 * kThreads), max_blocks());
   const bool aligned = (reinterpret_cast<uintptr_t>(a) | reinterpret_cast<uintptr_t>(b)) % 16 == 0;
   if (aligned) {
