@@ -44,9 +44,7 @@ CU_cpu-debug := $(CPUCC) -O0 -g -D LAB_DEBUG_SYNC -I .
 CU_cpu-asan := $(CPUCC) -O1 -g -fsanitize=address -I .
 CU_cpu-tsan := $(CPUCC) -O1 -g -fsanitize=thread -I .
 $(foreach f,cpu cpu-debug cpu-asan cpu-tsan,$(eval LINK_$(f) := $(CU_$(f))))
-# The CPU backend models a device of at most 64 blocks along y, so that the labs' loops over
-# tile rows run on small shapes too (common/grid_limits.h).
-$(foreach f,cpu cpu-debug cpu-asan cpu-tsan,$(eval CU_$(f) += -MMD -D CPUSIM_MAX_GRID_Y=64))
+$(foreach f,cpu cpu-debug cpu-asan cpu-tsan,$(eval CU_$(f) += -MMD))
 $(foreach f,cpu cpu-debug cpu-asan cpu-tsan,$(eval CPP_$(f) := $(CU_$(f))))
 CU_gpu += -MMD -MP
 CU_gpu-debug += -MMD -MP

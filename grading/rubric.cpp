@@ -127,12 +127,22 @@ bool read_rubric(const std::string& path, Rubric* rubric, std::string* error) {
       if (!numeric) return fail(key + " takes a number >= 0, not '" + value + "'");
       if (points == &l.full_at && (number_value <= 0 || number_value > 1)) return fail("performance.full_at is a share in (0, 1]");
       *points = number_value;
-    } else if (key == "shapes" || key == "shapes.gpu") {
+    } else if (key == "shapes") {
       std::istringstream words(value);
       for (std::string word; words >> word;) {
         lab::Case c;
         if (!parse_shape(l.op, word, &c)) return fail("'" + word + "' is not a shape of this lab");
-        (key == "shapes" ? l.shapes : l.shapes_gpu).push_back(c);
+        l.shapes.push_back(c);
+      }
+    } else if (key == "main_shapes") {
+      std::istringstream words(value);
+      for (std::string word; words >> word;) {
+        lab::Case c;
+        if (!parse_shape(l.op, word, &c)) return fail("'" + word + "' is not a shape of this lab");
+        size_t i = 0;
+        while (i < l.shapes.size() && l.shapes[i].describe() != c.describe()) ++i;
+        if (i == l.shapes.size()) return fail("main shape '" + word + "' is not one of the shapes listed above it");
+        l.main_shapes.push_back(i);
       }
     } else if (key == "safety_shape" || key == "technique_shape" || key == "performance_shape") {
       lab::Case* target = key == "safety_shape" ? &l.safety_shape : key == "technique_shape" ? &l.technique_shape : &l.performance_shape;
@@ -150,8 +160,13 @@ bool read_rubric(const std::string& path, Rubric* rubric, std::string* error) {
       return fail("unknown setting '" + key + "'");
     }
   }
-  for (const LabRubric& l : rubric->labs) {
+  for (LabRubric& l : rubric->labs) {
     if (l.shapes.empty()) return fail(l.lab + " has no shapes");
+    if (l.main_shapes.empty()) {
+      for (size_t i = 0; i < l.shapes.size(); ++i) {
+        if (!l.shapes[i].empty()) l.main_shapes.push_back(i);
+      }
+    }
     if (l.safety_shape.empty() || l.technique_shape.empty() || l.performance_shape.empty()) {
       return fail(l.lab + " needs safety_shape, technique_shape and performance_shape");
     }

@@ -14,8 +14,9 @@ struct LabRubric {
   std::string file;  // "matmul_register.cu"
   lab::Op op = lab::Op::kMatmul;
   double points_build = 0, points_correctness = 0, points_safety = 0, points_technique = 0, points_performance = 0;
-  std::vector<lab::Case> shapes;      // checked on every backend
-  std::vector<lab::Case> shapes_gpu;  // checked on a GPU only
+  std::vector<lab::Case> shapes;      // the correctness shapes, the same on every backend
+  std::vector<size_t> main_shapes;    // indices into shapes: the ones safety, technique and
+                                      // performance wait for (default: every non-empty shape)
   lab::Case safety_shape, technique_shape, performance_shape;
   std::string technique = "none";     // none | shared_memory | outputs_per_thread
   double outputs_per_thread = 0;      // for outputs_per_thread

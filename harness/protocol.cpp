@@ -62,7 +62,7 @@ CaseResult parse_result(const std::string& text) {
 std::string error_hint(const std::string& name) {
   if (name == "cudaErrorInvalidConfiguration" || name == "cudaErrorInvalidValue") {
     return "the launch configuration is invalid: at most 1024 threads per block, no dimension 0, "
-           "grid y and z at most 65535 (y at most kMaxGridRows: 64 on the CPU backend), dynamic "
+           "grid y and z at most 65535 (kMaxGridRows), dynamic "
            "shared memory above 48 KB only after "
            "cudaFuncSetAttribute.";
   }

@@ -116,8 +116,6 @@ TEST_CASE("each wrong submission is caught by its check") {
       // One float past the end of the output's allocation: AddressSanitizer names it, unless
       // the plain build's heap already broke over it (glibc aborts at the free).
       {"build/corpus/oob_write_01", "01", "safety|correctness", "AddressSanitizer|killed by SIGABRT"},
-      // A launcher that does not cap the grid at kMaxGridRows: the CPU backend's 64 blocks along y.
-      {"build/corpus/no_cap_01", "01", "correctness", "exceeds the largest grid dimensions"},
       {"build/corpus/infinite_loop_01", "01", "correctness", "timed out"},
       {"build/corpus/no_store_guard_02", "02", "correctness", "wrote outside the output"},
       {"build/corpus/off_by_one_tiles_02", "02", "correctness", "FAIL"},
@@ -148,6 +146,18 @@ TEST_CASE("each wrong submission is caught by its check") {
       CHECK(std::stod(score.substr(7, slash - 7)) < std::stod(score.substr(slash + 1)));
     }
   }
+}
+
+TEST_CASE("the grid limit: a launcher must cap the grid at 65535 blocks along y, on every backend") {
+  if (!grading_tested()) return;
+  const Graded g = grade({"--src", "build/corpus/no_cap_02", "--lab", "02", "--rubric", "tests/fixtures/rubric-limits.txt"});
+  CAPTURE(g.run.output);
+  REQUIRE(g.run.exited(0));
+  CHECK(contains(check_line(g.run.output, "correctness"), ": FAIL"));
+  CHECK(contains(g.run.output, "exceeds the largest grid dimensions (2147483647,65535,65535)"));
+  const Graded capped = grade({"--src", "solutions", "--lab", "02", "--rubric", "tests/fixtures/rubric-limits.txt"});
+  CAPTURE(capped.run.output);
+  CHECK(last_line(capped.run.output) == "Score: 6/6");
 }
 
 TEST_CASE("a hostile submission cannot make itself pass") {

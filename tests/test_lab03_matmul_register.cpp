@@ -14,9 +14,12 @@ TEST_CASE("the solution passes every shape") {
       matmul(255, 128, 129), matmul(257, 127, 128), matmul(256, 129, 127),  // a 256x128 tile, +-1
       matmul(256, 128, 7), matmul(256, 128, 9),                             // the 8-deep K tile, +-1
       matmul(255, 257, 129), matmul(1000, 40, 72), matmul(40, 1000, 72), matmul(512, 512, 512),
-      matmul(16500, 3, 5), matmul(16500, 4, 12),  // more than 64 tile rows: the CPU backend loops,
-                                                  // with scalar and with float4 accesses
-      matmul(5, 0, 5),
+      matmul(16500, 3, 5), matmul(16500, 4, 12),  // scalar and float4 accesses
+      matmul(5, 0, 5), matmul(9, 8, 0),
+      // The loop over tile rows (given code in this lab) runs only past 65535 tile rows
+      // (M > 16,776,960). The grader leaves this shape out (20 s on the CPU backend); here it
+      // runs once.
+      matmul(16776961, 1, 1),
   });
 }
 

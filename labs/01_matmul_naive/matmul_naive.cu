@@ -9,11 +9,8 @@
 // Run and check:  make run LAB=01        Grade:  make grade LAB=01
 // The lab's README (labs/01_matmul_naive/README.md) explains the background and the tasks.
 
-#include <algorithm>
-
 #include "common/ceil_div.h"
 #include "common/cuda_check.h"
-#include "common/grid_limits.h"
 #include "harness/launchers.h"
 
 // ---- constants ----
@@ -26,28 +23,23 @@ constexpr int kBlockRows = 8;
 static_assert(kBlockCols % 32 == 0, "a warp must lie along one row of C for coalescing");
 static_assert(kBlockCols * kBlockRows <= 1024, "at most 1024 threads per block");
 
-// kMaxGridRows (common/grid_limits.h): at most 65535 blocks along y; taller matrices loop.
-
 // ---- kernel ----
 
-// grid  (ceil(N / 32), min(ceil(M / 8), kMaxGridRows)), block (32, 8)
-// A: M×K, B: K×N, C: M×N, row-major. Thread (x, y) of block (bx, by) computes
-// C[row][col] for col = bx·32 + x and row = by·8 + y, then row + gridDim.y·8, ... while
-// row < M (only when M needs more than kMaxGridRows blocks of rows). Threads past the right or
-// bottom edge of C compute nothing: the grid is rounded up to whole blocks.
+// grid  (ceil(N / 32), ceil(M / 8)), block (32, 8)
+// A: M×K, B: K×N, C: M×N, row-major. Thread (x, y) of block (bx, by) computes C[row][col]
+// for col = bx·32 + x and row = by·8 + y. Threads past the right or bottom edge of C compute
+// nothing: the grid is rounded up to whole blocks. One launch covers M up to 65535 · 8 rows
+// (a grid has at most 65535 blocks along y); labs 02-04 show how kernels go past that.
 __global__ void matmul_naive_kernel(const float* __restrict__ A, const float* __restrict__ B,
                                     float* __restrict__ C, int M, int N, int K) {
-  // TODO(student) 1: compute this thread's element(s) of C
+  // TODO(student) 1: compute this thread's element of C
   // Map threadIdx.x/blockIdx.x to the column and threadIdx.y/blockIdx.y to the row, so that
   // the 32 threads of a warp share a row and read consecutive elements of B.
   // Guard: a thread whose column is >= N, or whose row is >= M, writes nothing.
   // Compute C[row][col] = sum over k of A[row][k] * B[k][col] (row-major: element (r, c) of
   // an R×C matrix is at r*C + c) in a float accumulator, then store it once.
-  // Keep row and column unsigned: with M or N near 2^31 an int index overflows, an
-  // unsigned one never does here. Compute products like row * K in 64 bits (size_t).
-  // Loop over rows with a stride of gridDim.y * blockDim.y, so that more than kMaxGridRows
-  // blocks of rows work (the launcher caps the grid's y dimension).
-  // Assessed: correct for every M, N, K >= 1 (edges included), and its speed.
+  // Compute products like row * K in 64 bits (size_t): M * K can exceed 2^31.
+  // Assessed: correct for every shape (edges included), and its speed.
 }
 
 // ---- launcher ----
@@ -58,7 +50,7 @@ void matmul_naive(const float* A, const float* B, float* C, int M, int N, int K)
   // (a grid of 0 blocks is a launch error). K = 0 is no special case: every element of C is
   // then an empty sum, 0, which the kernel writes.
   // Block: kBlockCols × kBlockRows threads. Grid: enough blocks to cover all N columns and M
-  // rows, rounding up (ceil_div from common/ceil_div.h), with at most kMaxGridRows in y.
+  // rows, rounding up (ceil_div from common/ceil_div.h).
   // Launch matmul_naive_kernel on the default stream and check it with CHECK_LAUNCH().
   // Do not synchronize: the harness does, and times the launch.
 }

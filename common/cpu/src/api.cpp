@@ -296,7 +296,7 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp* p, int device) {
   p->memPitch = 2147483647;
   p->maxThreadsPerBlock = 1024;
   p->maxThreadsDim[0] = 1024, p->maxThreadsDim[1] = 1024, p->maxThreadsDim[2] = 64;
-  p->maxGridSize[0] = 2147483647, p->maxGridSize[1] = max_grid_y, p->maxGridSize[2] = 65535;
+  p->maxGridSize[0] = 2147483647, p->maxGridSize[1] = 65535, p->maxGridSize[2] = 65535;
   p->totalConstMem = 65536;
   p->major = 9;
   p->minor = 0;

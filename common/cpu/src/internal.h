@@ -38,9 +38,6 @@ struct settings {
 };
 const settings& config();
 
-// The most blocks a launch may have along y: 65535, or a build's -D CPUSIM_MAX_GRID_Y (cpusim.h).
-extern int max_grid_y;
-
 // ---- fiber stacks ----
 struct stack_span {
   char* base = nullptr;  // lowest usable address; the guard page lies just below

@@ -21,13 +21,6 @@ worker& this_worker() {
   return *w;
 }
 
-int max_grid_y = 65535;
-
-int set_max_grid_y(int blocks) {
-  max_grid_y = std::clamp(blocks, 1, 65535);
-  return max_grid_y;
-}
-
 namespace {
 
 void run_blocks(launch_state& launch) {
@@ -107,9 +100,8 @@ std::string configuration_problem(dim3 grid, dim3 block) {
   if (block.x > 1024 || block.y > 1024 || block.z > 64)
     return "block (" + dims(block) + ") exceeds the largest block dimensions (1024,1024,64)";
   if (grid.x == 0 || grid.y == 0 || grid.z == 0) return "grid (" + dims(grid) + ") has a zero dimension";
-  if (grid.x > 2147483647u || grid.y > unsigned(max_grid_y) || grid.z > 65535)
-    return "grid (" + dims(grid) + ") exceeds the largest grid dimensions (2147483647," + std::to_string(max_grid_y) +
-           ",65535)";
+  if (grid.x > 2147483647u || grid.y > 65535 || grid.z > 65535)
+    return "grid (" + dims(grid) + ") exceeds the largest grid dimensions (2147483647,65535,65535)";
   return "";
 }
 

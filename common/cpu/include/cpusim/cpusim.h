@@ -26,15 +26,3 @@
 #define __align__(n) __attribute__((aligned(n)))
 #define __grid_constant__
 #define __CPUSIM__ 1
-
-// A build may model a device that launches fewer blocks along y than a GPU's 65535:
-// -D CPUSIM_MAX_GRID_Y=N. Launches past it then fail as oversized ones do on a GPU
-// (cudaErrorInvalidValue), and cudaGetDeviceProperties reports it as maxGridSize[1]. The
-// workbook's CPU builds use 64, so that the labs' loops over tile rows run at small sizes
-// (common/grid_limits.h).
-#ifdef CPUSIM_MAX_GRID_Y
-namespace cpusim::detail {
-int set_max_grid_y(int blocks);
-inline const int max_grid_y_set = set_max_grid_y(CPUSIM_MAX_GRID_Y);
-}  // namespace cpusim::detail
-#endif

@@ -6,34 +6,29 @@
 // labs/01_matmul_naive/README.md compares the two:
 //     make run LAB=01 SRC=solutions/variants/rows_on_x
 
-#include <algorithm>
-
 #include "common/ceil_div.h"
 #include "common/cuda_check.h"
-#include "common/grid_limits.h"
 #include "harness/launchers.h"
 
 constexpr int kBlockRows = 32;  // along x: a warp spans 32 rows of C
 constexpr int kBlockCols = 8;
 
-// grid (ceil(M / 32), min(ceil(N / 8), kMaxGridRows)), block (32, 8): thread (x, y) computes
-// C[bx·32 + x][by·8 + y], looping over columns when N needs more than kMaxGridRows blocks.
+// grid (ceil(M / 32), ceil(N / 8)), block (32, 8): thread (x, y) computes C[bx·32 + x][by·8 + y].
 __global__ void matmul_rows_on_x_kernel(const float* __restrict__ A, const float* __restrict__ B,
                                         float* __restrict__ C, int M, int N, int K) {
   const unsigned row = blockIdx.x * blockDim.x + threadIdx.x;
-  if (row >= unsigned(M)) return;
-  for (unsigned col = blockIdx.y * blockDim.y + threadIdx.y; col < unsigned(N); col += gridDim.y * blockDim.y) {
-    const float* a = A + size_t(row) * K;
-    float acc = 0.0f;
-    for (int k = 0; k < K; ++k) acc = fmaf(a[k], B[size_t(k) * N + col], acc);
-    C[size_t(row) * N + col] = acc;
-  }
+  const unsigned col = blockIdx.y * blockDim.y + threadIdx.y;
+  if (row >= unsigned(M) || col >= unsigned(N)) return;
+  const float* a = A + size_t(row) * K;
+  float acc = 0.0f;
+  for (int k = 0; k < K; ++k) acc = fmaf(a[k], B[size_t(k) * N + col], acc);
+  C[size_t(row) * N + col] = acc;
 }
 
 void matmul_naive(const float* A, const float* B, float* C, int M, int N, int K) {
   if (M == 0 || N == 0) return;
   const dim3 block(kBlockRows, kBlockCols);
-  const dim3 grid(ceil_div(M, kBlockRows), std::min(ceil_div(N, kBlockCols), kMaxGridRows));
+  const dim3 grid(ceil_div(M, kBlockRows), ceil_div(N, kBlockCols));
   matmul_rows_on_x_kernel<<<grid, block>>>(A, B, C, M, N, K);
   CHECK_LAUNCH();
 }
