@@ -88,7 +88,7 @@ lab_program = $(BUILD)/$(3)/bin/$(call src_tag,$(2))/$(1)
 # ---- the shared library ----
 
 HOST_SRCS := common/fill.cpp common/reference.cpp common/compare.cpp common/cli.cpp \
-             common/subprocess.cpp harness/problems.cpp harness/protocol.cpp
+             common/subprocess.cpp harness/problems.cpp harness/protocol.cpp harness/rep_check.cpp
 RUNTIME_SRCS := common/device_info.cpp common/timing.cpp harness/device_case.cpp harness/serve.cpp \
                 harness/lab_main.cpp
 HOST_OBJS := $(HOST_SRCS:%.cpp=$(BUILD)/host/%.o)
@@ -292,7 +292,8 @@ run:
 
 # The grader's tests grade the solutions, fresh skeletons and the corpus of wrong submissions.
 GRADE_TEST_SOURCES := $(if $(SOLUTION_LABS),$(foreach l,$(SOLUTION_LABS),$(TEST_SKELETONS)/$(l)/$(LAB_FILE_$(l))) \
-  $(foreach n,$(CORPUS_NAMES),$(CORPUS)/$(n)/$(call corpus_lab,$(n))/$(LAB_FILE_$(call corpus_lab,$(n)))))
+  $(foreach n,$(CORPUS_NAMES),$(CORPUS)/$(n)/$(call corpus_lab,$(n))/$(LAB_FILE_$(call corpus_lab,$(n)))) \
+  $(foreach n,$(call list_names,$(VARIANT_LIST)),$(VARIANTS)/$(n)/$(call list_field,$(VARIANT_LIST),$(n),1)/$(LAB_FILE_$(call list_field,$(VARIANT_LIST),$(n),1))))
 test-programs: $(TEST_PROGRAMS) $(if $(filter cpu,$(TEST_BACKENDS)),cpusim-suite) $(GRADER) $(GRADE_TEST_SOURCES)
 
 # Runs every test binary, each with its own log, and ends with "N passed, N failed".

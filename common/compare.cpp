@@ -1,5 +1,6 @@
 #include "compare.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -10,17 +11,8 @@ namespace lab {
 
 namespace {
 
-constexpr size_t kMismatchesKept = 8;
+constexpr size_t kMismatchesKept = 3;
 constexpr int kTileSizes[] = {8, 16, 32, 64, 128, 256};  // candidates for "only the partial tiles"
-
-bool is_poison(float x) {
-  unsigned char bytes[sizeof x];
-  std::memcpy(bytes, &x, sizeof x);
-  for (unsigned char b : bytes) {
-    if (b != kPoisonByte) return false;
-  }
-  return true;
-}
 
 // Accumulates element comparisons and reads the pattern of the mismatches.
 class Tally {
@@ -29,6 +21,13 @@ class Tally {
 
   void add(int64_t r, int64_t c, float got, double expected, double bound) {
     ++report_.checked;
+    // got / expected, where expected stands well clear of its rounding error.
+    if (std::isfinite(got) && bound > 0 && std::isfinite(bound) && std::fabs(expected) > 64 * bound) {
+      const double ratio = got / expected;
+      min_ratio_ = std::min(min_ratio_, ratio);
+      max_ratio_ = std::max(max_ratio_, ratio);
+      ++ratios_;
+    }
     const double error = std::fabs(double(got) - expected);
     if (std::isfinite(error)) {
       if (error > report_.max_abs_error) report_.max_abs_error = error;
@@ -40,6 +39,7 @@ class Tally {
       return;
     }
     ++report_.wrong;
+    zeros_ += got == 0.0f;
     if (is_poison(got)) {
       ++report_.unwritten;
     } else if (std::isnan(got)) {
@@ -79,6 +79,16 @@ class Tally {
                "loading and when storing.",
                (long long)(rows_ / edge_tile * edge_tile), (long long)(cols_ / edge_tile * edge_tile),
                edge_tile);
+    } else if (r.unwritten == 0 && zeros_ == r.wrong) {
+      snprintf(text, sizeof text,
+               "every wrong element is 0: nothing was added into them. Does the loop that sums run "
+               "(its bounds when a size is smaller than a tile)?");
+    } else if (r.unwritten == 0 && ratios_ >= 2 && max_ratio_ - min_ratio_ <= 0.01 * std::fabs(max_ratio_) &&
+               std::fabs(max_ratio_ - 1) > 0.01) {
+      snprintf(text, sizeof text,
+               "every element is %.4g times the expected value: the right sum, scaled by a constant "
+               "(a factor applied twice or left out, a sum added twice, a launch repeated on its own output?).",
+               0.5 * (min_ratio_ + max_ratio_));
     } else if (computed_nan_ > 0) {
       snprintf(text, sizeof text,
                "some results are NaN: the kernel read memory that nobody wrote (past the end of "
@@ -92,7 +102,7 @@ class Tally {
     } else if (r.wrong * 10 >= r.checked * 9) {
       snprintf(text, sizeof text,
                "almost every element is wrong: check the indexing (row-major: element (r, c) of "
-               "an R x C matrix is at r*C + c).");
+               "an R x C matrix is at r*C + c) and the loop bounds (each k from 0 to K - 1, once).");
     } else {
       snprintf(text, sizeof text,
                "%lld of %lld elements are wrong, scattered: if they change from run to run, "
@@ -125,11 +135,23 @@ class Tally {
   int64_t rows_, cols_;
   CheckReport report_;
   int64_t computed_nan_ = 0;
+  double min_ratio_ = INFINITY, max_ratio_ = -INFINITY;  // of got / expected (see add)
+  int64_t ratios_ = 0;
+  int64_t zeros_ = 0;  // wrong elements that hold 0
   int64_t interior_wrong_[kTiles] = {};
   int64_t interior_right_[kTiles] = {};
 };
 
 }  // namespace
+
+bool is_poison(float x) {
+  unsigned char bytes[sizeof x];
+  std::memcpy(bytes, &x, sizeof x);
+  for (unsigned char b : bytes) {
+    if (b != kPoisonByte) return false;
+  }
+  return true;
+}
 
 CheckReport check_matmul(const float* C, int M, int N, const MatmulReference& ref) {
   Tally tally(M, N);

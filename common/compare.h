@@ -39,7 +39,7 @@ struct CheckReport {
   int64_t unwritten = 0;  // elements still holding the NaN poison
   double max_abs_error = 0.0;     // over the finite results
   double max_error_ratio = 0.0;   // max |got - expected| / bound (<= 1 passes)
-  std::vector<Mismatch> first;    // the first few mismatches, in row-major order
+  std::vector<Mismatch> first;    // the first few (3) mismatches, in row-major order
   std::string hint;               // what the pattern of mismatches suggests
 
   bool pass() const { return wrong == 0; }
@@ -55,6 +55,9 @@ CheckReport check_exact(const float* got, const float* expected, int rows, int c
                         const float* input = nullptr);
 
 CheckReport check_dot(float got, const DotReference& ref);
+
+// The NaN poison of common/fill.h, bit for bit: an element nobody wrote.
+bool is_poison(float x);
 
 // Every element is a finite number: for the rows a sampled check skipped, which must still
 // have been written.

@@ -108,7 +108,7 @@ RunResult run_command(const std::vector<std::string>& argv_in, const RunOptions&
   bool pipe_open = true;
   while (!reaped) {
     double elapsed = std::chrono::duration<double>(clock::now() - start).count();
-    if (options.timeout_s > 0 && elapsed >= options.timeout_s) {
+    if ((options.timeout_s > 0 && elapsed >= options.timeout_s) || (options.stop_early && options.stop_early())) {
       result.timed_out = true;
       break;
     }

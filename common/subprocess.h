@@ -3,6 +3,7 @@
 // that outlives its limit is killed with everything it started, and the caller goes on.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,9 @@ struct RunOptions {
   std::vector<std::string> env;       // extra "NAME=value" entries, on top of the caller's
   std::string cwd;                    // working directory; empty: the caller's
   size_t max_output = 1 << 20;        // bytes of stdout+stderr kept; the rest is dropped
+  // Asked about every 50 ms while the command runs: true stops it as a timeout would (for
+  // limits that depend on its progress, not only on the clock).
+  std::function<bool()> stop_early;
 };
 
 struct RunResult {

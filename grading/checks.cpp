@@ -6,12 +6,14 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstring>
 #include <fstream>
 #include <map>
 #include <sstream>
 
 #include "common/compare.h"
 #include "common/timing.h"
+#include "grading/case_runs.h"
 #include "grading/isolation.h"
 #include "harness/protocol.h"
 
@@ -19,136 +21,9 @@ namespace grade {
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
-
-bool exists(const std::string& path) {
-  struct stat st;
-  return stat(path.c_str(), &st) == 0;
-}
-
-std::string read_text(const std::string& path) {
-  std::ifstream in(path);
-  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
-
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
-
-std::string fmt(const char* format, double a, double b = 0, double c = 0) {
-  char text[256];
-  snprintf(text, sizeof text, format, a, b, c);
-  return text;
-}
-
-// A fresh private folder for one run's cases.
-std::string make_dir(const Context& ctx, const std::string& name) { return make_private_dir(ctx.work_dir + "/" + name + "-"); }
-
-// Runs a built program, after checking that it is still the file that was built; then kills
-// whatever it left behind. `wrapper` runs it under a tool (compute-sanitizer, ncu).
-lab::RunResult run_program(const Context& ctx, const Program& program, const std::vector<std::string>& args,
-                           const std::vector<std::string>& env = {}, const std::vector<std::string>& wrapper = {}) {
-  if (fingerprint(program.path) != program.fingerprint) {
-    lab::RunResult tampered;
-    tampered.spawn_failed = true;
-    tampered.output = program.path + " changed after it was built: something rewrote it during grading\n";
-    return tampered;
-  }
-  std::vector<std::string> argv = wrapper;
-  argv.push_back(program.path);
-  argv.insert(argv.end(), args.begin(), args.end());
-  lab::RunOptions options;
-  options.timeout_s = ctx.rubric->timeout_run;
-  options.env = env;
-  options.max_output = 256 * 1024;
-  lab::RunResult r = lab::run_command(argv, options);
-  kill_leftovers();
-  return r;
-}
-
-// The cases written into a folder for `--serve`, and the inputs the grader keeps.
-struct Cases {
-  std::string dir;
-  std::vector<lab::ServeCase> cases;
-  std::vector<std::vector<std::vector<float>>> inputs;  // per case, per input
-};
-
-// Inputs come from the run's seed and the case's position, so that SEED= reproduces them.
-Cases write_cases(const Context& ctx, const std::string& name, const std::vector<lab::Case>& shapes,
-                  bool timed = false) {
-  Cases out;
-  out.dir = make_dir(ctx, name);
-  std::ofstream list(out.dir + "/cases.txt");
-  for (size_t i = 0; i < shapes.size(); ++i) {
-    lab::ServeCase c;
-    c.id = int(i);
-    c.shape = shapes[i];
-    c.timed = timed;
-    c.reps = timed ? lab::kTimedRuns : 0;
-    c.warmup = timed ? lab::kWarmupRuns : 0;
-    out.cases.push_back(c);
-    out.inputs.push_back(lab::make_inputs(shapes[i], ctx.seed + i));
-    const std::vector<std::vector<float>>& in = out.inputs.back();
-    for (size_t j = 0; j < in.size(); ++j) {
-      lab::write_floats(out.dir + "/" + std::to_string(i) + ".in" + std::to_string(j), in[j].data(), in[j].size());
-    }
-    list << lab::format_case_line(c) << "\n";
-  }
-  return out;
-}
-
-// The verdict on one case: what the program wrote back, compared with the reference.
-struct CaseVerdict {
-  bool pass = false;
-  std::string summary;              // one line
-  std::vector<std::string> report;  // the comparison report's lines, for the first failures
-  std::vector<float> output;
-  double median_ms = 0;
-};
-
-CaseVerdict evaluate(const Context& ctx, const Cases& cases, size_t i) {
-  const lab::ServeCase& c = cases.cases[i];
-  const std::string base = cases.dir + "/" + std::to_string(c.id);
-  CaseVerdict v;
-  const std::string name = c.shape.describe();
-  if (!exists(base + ".result")) {
-    v.summary = name + ": did not finish (the program stopped before this case, see below)";
-    return v;
-  }
-  const lab::CaseResult r = lab::parse_result(read_text(base + ".result"));
-  if (!r.launch_error.empty() || !r.run_error.empty()) {
-    const std::string& e = r.launch_error.empty() ? r.run_error : r.launch_error;
-    v.summary = name + ": the " + (r.launch_error.empty() ? "kernel failed while running" : "launch failed") + ": " + e +
-                ": " + lab::error_hint(e);
-    return v;
-  }
-  if (!r.finished || !lab::read_floats(base + ".out", &v.output, c.shape.output_count())) {
-    v.summary = name + ": the program's result is missing or cut short";
-    return v;
-  }
-  if (r.guard_before + r.guard_after > 0) {
-    v.summary = name + ": the kernel wrote outside the output (" + std::to_string(r.guard_before) + " elements before it, " +
-                std::to_string(r.guard_after) + " after it): a missing bounds guard?";
-    return v;
-  }
-  if (!r.modified_inputs.empty()) {
-    v.summary = name + ": the kernel changed its input " + r.modified_inputs + "which it must only read";
-    return v;
-  }
-  const bool full = double(c.shape.output_count()) * double(c.shape.op == lab::Op::kMatmul ? c.shape.K : 1) <= double(1 << 28);
-  const lab::CheckReport report = lab::check_output(c.shape, cases.inputs[i], v.output.data(), ctx.seed + i, full);
-  const std::string text = lab::format_report(report, "  ");
-  std::istringstream lines(text);
-  std::string first;
-  std::getline(lines, first);
-  v.summary = name + ": " + first;
-  for (std::string line; std::getline(lines, line);) v.report.push_back(line);
-  v.pass = report.pass();
-  v.median_ms = r.median_ms;
-  return v;
-}
 
 // The lines of a tool's report worth showing: those naming the student's file first.
 std::vector<std::string> report_lines(const std::string& output, const std::string& file,
@@ -397,68 +272,126 @@ CheckResult check_build(const Context& ctx, const LabRubric& lab, LabPrograms* p
       }
     }
   }
-  if (ctx.backend == "gpu" && ctx.have_solutions && exists("solutions/" + lab.lab + "/" + lab.file)) {
-    if (!make_program(ctx, "solutions", lab, "gpu", &programs->solution, &log)) programs->solution = Program();
+  // The solution's program, when this checkout has it: its times set the time limits, and on
+  // a GPU its speed is the performance target.
+  if (ctx.have_solutions && exists("solutions/" + lab.lab + "/" + lab.file)) {
+    if (!make_program(ctx, "solutions", lab, ctx.backend, &programs->solution, &log)) programs->solution = Program();
   }
   return done(Status::kPass);
 }
 
-CheckResult check_correctness(const Context& ctx, const LabRubric& lab, const LabPrograms& programs) {
+namespace {
+
+// What a failing case's verdict becomes when a run with the output zeroed first passes: the
+// kernel read its output before writing it (C += ..., or beta * C, which is NaN for NaN C
+// even when beta is 0).
+constexpr char kReadsOutput[] =
+    "correct when the output starts as zeros, wrong when it starts as NaN: the kernel reads the output "
+    "before writing it (C += ..., or beta * C). Write each element once, from a sum kept in a register.";
+
+bool same_bits(const std::vector<float>& a, const std::vector<float>& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
+}
+
+}  // namespace
+
+CheckResult check_correctness(const Context& ctx, const LabRubric& lab, const LabPrograms& programs, bool* main_correct) {
   const auto start = Clock::now();
   CheckResult c("correctness", Status::kFail, lab.points_correctness);
-  const std::vector<lab::Case>& shapes = lab.shapes;
-  // Two runs on the same inputs, in two thread orders on the CPU backend: a shape must pass
-  // both, and a result that changes between them is the mark of a race. A first run that hit
-  // the time limit would only hit it again: its results are judged alone.
-  const Cases cases = write_cases(ctx, "correctness", shapes);
-  const lab::RunResult run =
-      run_program(ctx, programs.main, {"--serve", cases.dir}, {"CPUSIM_SCHEDULE=forward"});
-  Cases again = cases;
-  const lab::RunResult run_again = run.timed_out ? run : [&] {
-    again.dir = make_dir(ctx, "correctness-again");
-    lab::run_command({"sh", "-c", "cp \"$0\"/*.in* \"$0\"/cases.txt \"$1\"", cases.dir, again.dir});
-    return run_program(ctx, programs.main, {"--serve", again.dir}, {"CPUSIM_SCHEDULE=reverse"});
-  }();
-  int passed = 0, passed_nonempty = 0, shown = 0;
-  for (size_t i = 0; i < cases.cases.size(); ++i) {
-    CaseVerdict v = evaluate(ctx, cases, i);
-    const CaseVerdict w = evaluate(ctx, again, i);
-    const bool race = v.pass != w.pass || (!v.pass && !v.output.empty() && !w.output.empty() && v.output != w.output &&
-                                           v.output.size() == w.output.size());
-    if (v.pass && !w.pass) v = w;  // show the failing run
-    v.pass = v.pass && w.pass;
-    if (race) {
-      v.report.push_back(std::string("  the result differs between two runs on the same inputs") +
-                         (ctx.backend == "cpu" ? " (thread orders forward and reverse)" : "") +
-                         ": a race, such as a missing __syncthreads or blocks writing the same element");
+  const Cases cases = write_cases(ctx, "correctness", lab.shapes);
+  const size_t n = cases.cases.size();
+  std::vector<size_t> counted(n);
+  for (size_t i = 0; i < n; ++i) counted[i] = i;
+  std::vector<std::string> notes;
+  // The solution first, on the same inputs: its times set the limits, and a shape it cannot
+  // run here (too large for this device) is left out rather than held against anyone.
+  Limits limits = fixed_limits(ctx, n);
+  if (!programs.solution.path.empty()) {
+    const Cases solved = copy_cases(ctx, cases, "correctness-solution");
+    const Pass ref = serve_pass(ctx, programs.solution, solved, counted, {"CPUSIM_SCHEDULE=forward"}, limits);
+    counted.clear();
+    for (size_t i = 0; i < n; ++i) {
+      const CaseVerdict s = evaluate(ctx, solved, i, &ref);
+      if (s.failure.empty()) {
+        counted.push_back(i);
+      } else {
+        notes.push_back("(left out: " + s.describe(lab.shapes[i]) + ", in the solution's own run)");
+      }
     }
-    passed += v.pass;
-    passed_nonempty += v.pass && cases.cases[i].shape.output_count() > 0;
-    if (v.pass) continue;
-    if (shown++ < 3) {
-      c.details.push_back(v.summary);
-      c.details.insert(c.details.end(), v.report.begin(), v.report.end());
+    limits = limits_from(ctx, ref.seconds);
+  }
+  // Two passes on the same inputs, in two thread orders on the CPU backend: a shape must pass
+  // both, and a result that changes between them is the mark of a race. The second pass runs
+  // only the shapes the first one finished.
+  const Pass first = serve_pass(ctx, programs.main, cases, counted, {"CPUSIM_SCHEDULE=forward"}, limits);
+  std::vector<size_t> finished;
+  for (size_t i : counted) {
+    if (first.seconds[i] >= 0) finished.push_back(i);
+  }
+  const Cases again = copy_cases(ctx, cases, "correctness-again");
+  const Pass second = serve_pass(ctx, programs.main, again, finished, {"CPUSIM_SCHEDULE=reverse"}, limits);
+
+  std::vector<CaseVerdict> verdicts(n);
+  std::vector<size_t> diagnose;  // failing cases with a clean, complete-looking output
+  for (size_t i : counted) {
+    CaseVerdict& v = verdicts[i];
+    v = evaluate(ctx, cases, i, &first);
+    if (first.seconds[i] < 0) continue;
+    const CaseVerdict w = evaluate(ctx, again, i, &second);
+    // A race only when both runs wrote every element and disagree bit for bit: then the pattern
+    // of one run's mismatches means little, and the race is what to fix.
+    const bool race = (!v.pass || !w.pass) && v.complete && w.complete && !same_bits(v.output, w.output);
+    if (v.pass && !w.pass) v = w;  // show the failing run
+    if (race) {
+      v.report.hint = std::string("the result differs between two runs on the same inputs") +
+                      (ctx.backend == "cpu" ? " (thread orders forward and reverse)" : "") +
+                      ": a race, such as a missing __syncthreads or blocks writing the same element without atomics.";
+    } else if (!v.pass && v.failure.empty() && !lab.shapes[i].empty()) {
+      diagnose.push_back(i);
     }
   }
-  const int failed = int(cases.cases.size()) - passed;
+  if (!diagnose.empty()) {
+    const Cases zeroed = copy_cases(ctx, cases, "correctness-zeroed", /*zero_fill=*/true);
+    const Pass z = serve_pass(ctx, programs.main, zeroed, diagnose, {"CPUSIM_SCHEDULE=forward"}, limits);
+    for (size_t i : diagnose) {
+      if (evaluate(ctx, zeroed, i, &z).pass) verdicts[i].report.hint = kReadsOutput;
+    }
+  }
+
+  int passed = 0, passed_nonempty = 0, shown = 0;
+  bool main_ok = true;
+  for (size_t i : counted) {
+    const CaseVerdict& v = verdicts[i];
+    passed += v.pass;
+    passed_nonempty += v.pass && lab.shapes[i].output_count() > 0 && !lab.shapes[i].empty();
+    if (std::find(lab.main_shapes.begin(), lab.main_shapes.end(), i) != lab.main_shapes.end()) main_ok &= v.pass;
+    if (v.pass || shown++ >= 3) continue;
+    c.details.push_back(v.describe(lab.shapes[i]));
+    for (const std::string& line : v.report_lines()) c.details.push_back(line);
+  }
   if (shown > 3) c.details.push_back("... and " + std::to_string(shown - 3) + " more shapes fail");
-  for (const lab::RunResult* r : {&run, &run_again}) {
-    if (r->exited(0)) continue;
-    c.details.push_back("the program " + r->describe() + "; its last output:");
-    const std::vector<std::string> tail = quote_output(r->output, 12);
+  for (const Pass* p : {&first, &second}) {
+    if (p->failed_output.empty()) continue;
+    c.details.push_back("the program's last output when it stopped:");
+    const std::vector<std::string> tail = quote_output(p->failed_output, 12);
     c.details.insert(c.details.end(), tail.begin(), tail.end());
     break;
   }
-  c.details.insert(c.details.begin(), std::to_string(passed) + " of " + std::to_string(cases.cases.size()) +
-                                          " shapes correct, seed " + std::to_string(ctx.seed));
-  c.status = failed == 0 && run.exited(0) && run_again.exited(0) ? Status::kPass : Status::kFail;
-  c.points = c.max_points * passed / double(cases.cases.size());
-  // A launcher that does nothing passes the size-0 cases: they count once something works.
+  const int total = int(counted.size());
+  c.details.insert(c.details.begin(), std::to_string(passed) + " of " + std::to_string(total) + " shapes correct, seed " +
+                                          std::to_string(ctx.seed));
+  c.details.insert(c.details.end(), notes.begin(), notes.end());
+  c.status = passed == total && total > 0 ? Status::kPass : Status::kFail;
+  c.points = total > 0 ? c.max_points * passed / double(total) : 0;
+  // A launcher that does nothing passes the shapes with nothing to compute: they count once
+  // something works.
   if (passed_nonempty == 0) {
     c.points = 0;
-    if (passed > 0) c.details.push_back("(the shapes with no output elements pass, but count only once another shape does)");
+    c.status = Status::kFail;
+    if (passed > 0) c.details.push_back("(the shapes with nothing to compute pass, but count only once another shape does)");
   }
-  if (c.status == Status::kPass) c.details.clear();
+  *main_correct = main_ok && passed_nonempty > 0;
+  if (c.status == Status::kPass && notes.empty()) c.details.clear();
   c.seconds = seconds_since(start);
   return c;
 }
@@ -502,7 +435,7 @@ CheckResult check_safety(const Context& ctx, const LabRubric& lab, const LabProg
       if (v.pass && r.exited(0)) {
         ++passing;
       } else if (failing.empty()) {
-        failing = schedule + ": " + v.summary;
+        failing = schedule + ": " + v.describe(lab.safety_shape);
       }
     }
     if (passing > 0 && passing < 3) {
@@ -526,7 +459,7 @@ CheckResult check_safety(const Context& ctx, const LabRubric& lab, const LabProg
       } else if (contains(r.output, tool) || !r.exited(0)) {
         fail(tool + " on " + lab.safety_shape.describe() + " found:", report_lines(r.output, lab.file, markers));
       } else if (const CaseVerdict v = evaluate(ctx, cases, 0); !v.pass) {
-        fail("the " + tool + " build did not compute a correct result: " + v.summary, {});
+        fail("the " + tool + " build did not compute a correct result: " + v.describe(lab.safety_shape), {});
       }
     };
     sanitized("AddressSanitizer", programs.asan, {"ASAN_OPTIONS=detect_leaks=0:halt_on_error=1"},
@@ -601,31 +534,54 @@ CheckResult check_performance(const Context& ctx, const LabRubric& lab, const La
     return finish();
   }
   c.max_points = lab.points_performance;
-  // The solution first: no student code has run against its folder.
+  // The solution first: no student code has run against its folder. Its run also measures
+  // what bounds any time on this GPU (the FP32 peak, a copy's rate).
   const Cases ref_cases = write_cases(ctx, "performance-solution", {lab.performance_shape}, true);
-  run_program(ctx, programs.solution, {"--serve", ref_cases.dir});
-  const CaseVerdict ref = evaluate(ctx, ref_cases, 0);
-  const Cases cases = write_cases(ctx, "performance", {lab.performance_shape}, true);
-  const lab::RunResult r = run_program(ctx, programs.main, {"--serve", cases.dir});
-  const CaseVerdict v = evaluate(ctx, cases, 0);
-  if (!ref.pass || ref.median_ms <= 0) {
+  const Pass ref_pass = serve_pass(ctx, programs.solution, ref_cases, {0}, {}, fixed_limits(ctx, 1));
+  const CaseVerdict ref = evaluate(ctx, ref_cases, 0, &ref_pass);
+  lab::DotReference base_dot;
+  if (lab.performance_shape.op == lab::Op::kDot) {
+    const std::vector<std::vector<float>>& in = ref_cases.inputs[0];
+    base_dot = lab::dot_reference(in[0].data(), in[1].data(), lab.performance_shape.n);
+  }
+  std::string why;
+  const double ref_ms = ref.pass ? checked_median(ref_cases, ref, &base_dot, &why) : 0;
+  if (ref_ms <= 0) {
     c.status = Status::kWaived;
     c.max_points = 0;
-    c.details.push_back("waived: the solution did not run here (" + ref.summary + ")");
+    c.details.push_back("waived: the solution did not run here (" + (ref.pass ? why : ref.describe(lab.performance_shape)) + ")");
     return finish();
   }
-  if (!v.pass || v.median_ms <= 0) {
-    c.status = Status::kFail;
-    c.details.push_back("the timed run's result is wrong: " + v.summary);
-    if (!r.exited(0)) c.details.push_back("the program " + r.describe());
+  const Cases cases = copy_cases(ctx, ref_cases, "performance");
+  const Pass pass = serve_pass(ctx, programs.main, cases, {0}, {}, limits_from(ctx, ref_pass.seconds));
+  const CaseVerdict v = evaluate(ctx, cases, 0, &pass);
+  c.status = Status::kFail;
+  if (!v.pass) {
+    c.details.push_back("the timed run's result is wrong: " + v.describe(lab.performance_shape));
     return finish();
   }
-  const double share = ref.median_ms / v.median_ms;
+  const double ms = checked_median(cases, v, &base_dot, &why);
+  if (ms <= 0) {
+    c.details.push_back(why);
+    return finish();
+  }
+  // No kernel beats the hardware: FLOPs at the FP32 peak, or the least traffic at a little
+  // above the measured copy rate (a copy is not quite the DRAM's peak).
+  const lab::Case& shape = lab.performance_shape;
+  const double fastest_ms = 1e3 * std::max(shape.flops() / (ref.result.peak_tflops * 1.05e12),
+                                           shape.min_bytes() / (ref.result.copy_tbps * 1.25e12));
+  if (ms < fastest_ms) {
+    c.details.push_back(fmt("%.3f ms is faster than this GPU can do the work (at least %.3f ms at its FP32 peak of %.1f TFLOP/s",
+                            ms, fastest_ms, ref.result.peak_tflops) +
+                        fmt(" and a copy rate of %.2f TB/s): the timed calls did not do it, so no points", ref.result.copy_tbps));
+    return finish();
+  }
+  const double share = ref_ms / ms;
   c.points = c.max_points * std::min(1.0, share / lab.full_at);
   c.status = share >= lab.full_at ? Status::kPass : Status::kFail;
-  c.details.push_back(fmt("your kernel %.3f ms, the solution %.3f ms (medians of 20 runs): %.0f%% of its speed", v.median_ms,
-                          ref.median_ms, 100 * share) +
-                      fmt(", full marks from %.0f%%", 100 * lab.full_at));
+  c.details.push_back(fmt("your launcher %.3f ms, the solution's %.3f ms (medians of %.0f calls, each checked): ", ms, ref_ms,
+                          lab::kTimedRuns) +
+                      fmt("%.0f%% of its speed, full marks from %.0f%%", 100 * share, 100 * lab.full_at));
   return finish();
 }
 

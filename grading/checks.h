@@ -46,12 +46,13 @@ struct Program {
 struct LabPrograms {
   Program main;                // the lab program for this backend
   Program asan, tsan;          // CPU backend: the sanitizer builds (safety)
-  Program solution;            // GPU: the solution's program (performance); may be empty
+  Program solution;            // the solution's program (time limits; performance); may be empty
 };
 
 // Builds the lab program(s) of one lab; the check that says how it went.
 CheckResult check_build(const Context& ctx, const LabRubric& lab, LabPrograms* programs);
-CheckResult check_correctness(const Context& ctx, const LabRubric& lab, const LabPrograms& programs);
+// Sets *main_correct when every one of the rubric's main shapes passed: the later checks wait for it.
+CheckResult check_correctness(const Context& ctx, const LabRubric& lab, const LabPrograms& programs, bool* main_correct);
 CheckResult check_safety(const Context& ctx, const LabRubric& lab, const LabPrograms& programs);
 CheckResult check_technique(const Context& ctx, const LabRubric& lab, const LabPrograms& programs);
 CheckResult check_performance(const Context& ctx, const LabRubric& lab, const LabPrograms& programs);

@@ -40,6 +40,12 @@ bool is_dir(const std::string& path) {
   std::exit(lab::kExitCannotRun);
 }
 
+std::string main_shapes_text(const grade::LabRubric& l) {
+  std::string text;
+  for (size_t i : l.main_shapes) text += (text.empty() ? "" : ", ") + l.shapes[i].describe();
+  return text;
+}
+
 std::string gpu_name() {
   const lab::RunResult r = lab::run_command({"nvidia-smi", "--query-gpu=name", "--format=csv,noheader"});
   if (!r.exited(0) || r.output.empty()) return "";
@@ -131,31 +137,32 @@ int main(int argc, char** argv) {
       record(c);
     };
     const bool built = builds[i].status == grade::Status::kPass;
-    // The build's points count once the lab computes something: a skeleton compiles too.
     grade::CheckResult correctness("correctness", grade::Status::kSkip, l.points_correctness);
-    if (built) correctness = grade::check_correctness(ctx, l, programs[i]);
+    bool main_correct = false;
+    if (built) correctness = grade::check_correctness(ctx, l, programs[i], &main_correct);
+    // The build's points count once the lab computes something: a skeleton compiles too.
     if (built && correctness.points == 0 && builds[i].max_points > 0) {
+      builds[i].status = grade::Status::kFail;
       builds[i].points = 0;
-      builds[i].details.push_back("(the build's points count once a shape is computed correctly)");
+      builds[i].details.push_back("it builds, but its points count only once a shape is computed correctly");
     }
     record(builds[i]);
+    std::string why_skipped;
     if (!built) {
-      skipped("correctness", l.points_correctness, "skipped: nothing was built");
-      skipped("safety", l.points_safety, "skipped: nothing was built");
-      skipped("technique", l.points_technique, "skipped: nothing was built");
-      if (backend == "gpu") skipped("performance", l.points_performance, "skipped: nothing was built");
+      why_skipped = "skipped: nothing was built";
     } else {
       record(correctness);
-      const bool correct = result.checks.back().status == grade::Status::kPass;
-      if (correct) {
-        record(grade::check_safety(ctx, l, programs[i]));
-        record(grade::check_technique(ctx, l, programs[i]));
-        record(grade::check_performance(ctx, l, programs[i]));
-      } else {
-        skipped("safety", l.points_safety, "skipped: correctness comes first");
-        skipped("technique", l.points_technique, "skipped: correctness comes first");
-        if (backend == "gpu") skipped("performance", l.points_performance, "skipped: correctness comes first");
-      }
+      if (!main_correct) why_skipped = "skipped: these run once the main shapes (" + main_shapes_text(l) + ") are correct";
+    }
+    if (why_skipped.empty()) {
+      record(grade::check_safety(ctx, l, programs[i]));
+      record(grade::check_technique(ctx, l, programs[i]));
+      record(grade::check_performance(ctx, l, programs[i]));
+    } else {
+      if (!built) skipped("correctness", l.points_correctness, why_skipped);
+      skipped("safety", l.points_safety, why_skipped);
+      skipped("technique", l.points_technique, why_skipped);
+      if (backend == "gpu") skipped("performance", l.points_performance, why_skipped);
     }
     if (backend == "cpu" && result.find("performance") == nullptr) {
       grade::CheckResult waived("performance", grade::Status::kWaived, 0);

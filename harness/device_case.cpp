@@ -31,8 +31,22 @@ void DeviceCase::enqueue(const Launcher& launcher) {
   launcher(case_, in, output_.get());
 }
 
-DeviceCase::Outcome DeviceCase::run(const Launcher& launcher) {
-  output_.poison(kPoisonByte);
+void DeviceCase::fill_output(unsigned char fill) { output_.poison(fill); }
+
+void DeviceCase::set_inputs(const std::vector<Edit>& edits) {
+  std::vector<float> values;
+  for (size_t first = 0; first < edits.size(); first += values.size()) {
+    values.clear();
+    const Edit& e = edits[first];
+    for (size_t i = first; i < edits.size() && edits[i].input == e.input && edits[i].index == e.index + values.size(); ++i) {
+      values.push_back(edits[i].value);
+    }
+    CUDA_CHECK(cudaMemcpy(input(e.input) + e.index, values.data(), values.size() * sizeof(float), cudaMemcpyHostToDevice));
+  }
+}
+
+DeviceCase::Outcome DeviceCase::run(const Launcher& launcher, unsigned char fill) {
+  fill_output(fill);
   CUDA_CHECK(cudaDeviceSynchronize());
   Outcome outcome;
   enqueue(launcher);

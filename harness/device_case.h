@@ -7,7 +7,9 @@
 #include <vector>
 
 #include "common/device_buffer.h"
+#include "common/fill.h"
 #include "harness/lab_main.h"
+#include "harness/rep_check.h"
 
 namespace lab {
 
@@ -20,10 +22,14 @@ class DeviceCase {
     cudaError_t run = cudaSuccess;     // from cudaDeviceSynchronize: faults while running
     bool ok() const { return launch == cudaSuccess && run == cudaSuccess; }
   };
-  // Poisons the output, calls the launcher once and waits for it.
-  Outcome run(const Launcher& launcher);
-  // Calls the launcher without poisoning or waiting (for timing).
+  // Fills the output with `fill` bytes (the NaN poison, or 0 for 0.0f), calls the launcher
+  // once and waits for it.
+  Outcome run(const Launcher& launcher, unsigned char fill = kPoisonByte);
+  // The parts of run(), for timing: the fill, and the call without waiting.
+  void fill_output(unsigned char fill);
   void enqueue(const Launcher& launcher);
+  // Sets input elements (harness/rep_check.h), contiguous runs in one copy each.
+  void set_inputs(const std::vector<Edit>& edits);
 
   std::vector<float> output() const;
   // Canaries overwritten before and after the output.

@@ -1,6 +1,8 @@
 #include "harness/protocol.h"
 
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <iterator>
 #include <sstream>
@@ -12,16 +14,18 @@ std::string format_case_line(const ServeCase& c) {
   c.shape.dims(d);
   std::ostringstream out;
   out << c.id << ' ' << (c.timed ? "time" : "check") << ' ' << op_name(c.shape.op) << ' ' << d[0] << ' ' << d[1]
-      << ' ' << d[2] << ' ' << c.reps << ' ' << c.warmup << ' ' << c.shape.offset;
+      << ' ' << d[2] << ' ' << c.reps << ' ' << c.warmup << ' ' << c.shape.offset << ' '
+      << (c.zero_fill ? "zero" : "poison");
   return out.str();
 }
 
 bool parse_case_line(const std::string& line, ServeCase* c) {
   std::istringstream in(line);
-  std::string kind, op;
+  std::string kind, op, fill;
   int64_t d[3] = {-1, -1, -1}, offset = -1;
-  if (!(in >> c->id >> kind >> op >> d[0] >> d[1] >> d[2] >> c->reps >> c->warmup >> offset)) return false;
-  if (offset < 0 || offset > 1024) return false;
+  if (!(in >> c->id >> kind >> op >> d[0] >> d[1] >> d[2] >> c->reps >> c->warmup >> offset >> fill)) return false;
+  if (offset < 0 || offset > 1024 || (fill != "poison" && fill != "zero")) return false;
+  c->zero_fill = fill == "zero";
   if (kind != "check" && kind != "time") return false;
   if (d[0] < 0 || d[1] < 0 || d[2] < 0 || c->reps < 0 || c->warmup < 0) return false;
   c->timed = kind == "time";
@@ -34,10 +38,21 @@ std::string format_result(const CaseResult& r) {
   std::ostringstream out;
   out.precision(9);
   out << "launch_error " << r.launch_error << "\nrun_error " << r.run_error << "\nguard_before " << r.guard_before
-      << "\nguard_after " << r.guard_after << "\nmodified_inputs " << r.modified_inputs << "\nmedian_ms "
-      << r.median_ms << "\ntimes_ms";
-  for (double t : r.times_ms) out << ' ' << t;
-  out << "\nfinished 1\n";
+      << "\nguard_after " << r.guard_after << "\nmodified_inputs " << r.modified_inputs << "\npeak_tflops "
+      << r.peak_tflops << "\ncopy_tbps " << r.copy_tbps << "\n";
+  // Sampled values as their bits, so that a NaN reads back as the NaN it was.
+  for (size_t i = 0; i < r.calls.size(); ++i) {
+    const TimedCall& call = r.calls[i];
+    out << "call." << i << ' ' << call.ms << ' ' << call.edit_seed << ' ' << call.sample_seed << ' ' << call.nonfinite
+        << std::hex;
+    for (float v : call.samples) {
+      uint32_t bits;
+      std::memcpy(&bits, &v, sizeof bits);
+      out << ' ' << bits;
+    }
+    out << std::dec << "\n";
+  }
+  out << "finished 1\n";
   return out.str();
 }
 
@@ -50,9 +65,21 @@ CaseResult parse_result(const std::string& text) {
     if (key == "guard_before") v >> r.guard_before;
     if (key == "guard_after") v >> r.guard_after;
     if (key == "modified_inputs") r.modified_inputs = value;
-    if (key == "median_ms") v >> r.median_ms;
-    if (key == "times_ms") {
-      for (double t; v >> t;) r.times_ms.push_back(t);
+    if (key == "peak_tflops") v >> r.peak_tflops;
+    if (key == "copy_tbps") v >> r.copy_tbps;
+    if (key.compare(0, 5, "call.") == 0) {
+      TimedCall call;
+      v >> call.ms >> call.edit_seed >> call.sample_seed >> call.nonfinite >> std::hex;
+      for (uint32_t bits; v >> bits;) {
+        float x;
+        std::memcpy(&x, &bits, sizeof x);
+        call.samples.push_back(x);
+      }
+      const size_t i = size_t(std::atoll(key.c_str() + 5));
+      if (i < 100000) {
+        if (r.calls.size() <= i) r.calls.resize(i + 1);
+        r.calls[i] = call;
+      }
     }
     if (key == "finished") r.finished = value == "1";
   }

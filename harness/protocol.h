@@ -3,7 +3,10 @@
 // launcher on each and writes back what came out. It never sees the seed or the reference:
 // the verdict is computed by the grader, a process that runs no student code.
 //
-//   DIR/cases.txt     one case per line: "<id> check|time <op> <d0> <d1> <d2> <reps> <warmup> <offset>"
+//   DIR/cases.txt     one case per line:
+//                     "<id> check|time <op> <d0> <d1> <d2> <reps> <warmup> <offset> poison|zero"
+//                     (zero: the output starts as zeros instead of NaN poison, to diagnose a
+//                     kernel that reads its output before writing it)
 //   DIR/<id>.in<j>    input j of case id, raw float32
 //   DIR/<id>.out      written back: the output, raw float32
 //   DIR/<id>.result   written back: "key value" lines (see CaseResult)
@@ -26,6 +29,16 @@ struct ServeCase {
   bool timed = false;  // time it (reps after warmup) as well as run it once
   Case shape;
   int reps = 0, warmup = 0;
+  bool zero_fill = false;  // the output starts as 0.0f, not as the NaN poison
+};
+
+// One timed call (harness/rep_check.h): its wall-clock time, the seeds drawn for it, how many
+// output elements were not finite, and the sampled values.
+struct TimedCall {
+  double ms = 0;
+  uint64_t edit_seed = 0, sample_seed = 0;
+  int64_t nonfinite = 0;
+  std::vector<float> samples;
 };
 
 // What the lab program reports for one case. Missing fields keep their defaults, so a
@@ -37,8 +50,10 @@ struct CaseResult {
   int64_t guard_before = 0;      // canaries overwritten before the output
   int64_t guard_after = 0;       // and after it
   std::string modified_inputs;   // names of inputs the kernel wrote to, space-separated
-  double median_ms = 0;          // timed cases
-  std::vector<double> times_ms;  // every timed repetition
+  // Timed cases: every timed call, and what bounds a time on this device: the FP32 peak
+  // (SMs, FP32 lanes per SM and clock) and a device-to-device copy's rate (read + write).
+  std::vector<TimedCall> calls;
+  double peak_tflops = 0, copy_tbps = 0;
 };
 
 std::string format_case_line(const ServeCase& c);

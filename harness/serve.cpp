@@ -1,13 +1,18 @@
 #include "harness/serve.h"
 
+#include <algorithm>
+#include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <random>
 
+#include "common/device_buffer.h"
 #include "common/exit_codes.h"
 #include "common/fill.h"
-#include "common/timing.h"
 #include "harness/device_case.h"
 #include "harness/protocol.h"
+#include "harness/rep_check.h"
 
 namespace lab {
 
@@ -20,6 +25,86 @@ bool write_text(const std::string& path, const std::string& text) {
   out << text;
   out.close();
   return out && std::rename(tmp.c_str(), path.c_str()) == 0;
+}
+
+int attribute(cudaDeviceAttr attr) {
+  int value = 0;
+  CUDA_CHECK(cudaDeviceGetAttribute(&value, attr, 0));
+  return value;
+}
+
+// The FP32 peak: one fused multiply-add (2 flops) per FP32 lane per clock. Volta, Turing and
+// the A100 (compute capability 7.x and 8.0) have 64 FP32 lanes per SM; every later GPU, and
+// Pascal's 6.1 and 6.2, have 128.
+double fp32_peak_tflops() {
+  const int major = attribute(cudaDevAttrComputeCapabilityMajor), minor = attribute(cudaDevAttrComputeCapabilityMinor);
+  const int lanes = major == 7 || (major == 8 && minor == 0) || (major == 6 && minor == 0) ? 64 : 128;
+  const double clock_hz = attribute(cudaDevAttrClockRate) * 1e3;
+  return attribute(cudaDevAttrMultiProcessorCount) * lanes * 2.0 * clock_hz / 1e12;
+}
+
+// The best of five device-to-device copies of 256 MiB, larger than any L2, in TB/s of
+// traffic (read + write).
+double copy_tbps() {
+  const size_t bytes = size_t(256) << 20;
+  DeviceBuffer<unsigned char> from(bytes), to(bytes);
+  CUDA_CHECK(cudaMemset(from.get(), 1, bytes));
+  cudaEvent_t start, stop;
+  CUDA_CHECK(cudaEventCreate(&start));
+  CUDA_CHECK(cudaEventCreate(&stop));
+  float best = INFINITY;
+  for (int i = 0; i < 5; ++i) {
+    CUDA_CHECK(cudaEventRecord(start));
+    CUDA_CHECK(cudaMemcpy(to.get(), from.get(), bytes, cudaMemcpyDeviceToDevice));
+    CUDA_CHECK(cudaEventRecord(stop));
+    CUDA_CHECK(cudaEventSynchronize(stop));
+    float ms = 0;
+    CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
+    best = std::min(best, ms);
+  }
+  CUDA_CHECK(cudaEventDestroy(start));
+  CUDA_CHECK(cudaEventDestroy(stop));
+  return 2.0 * double(bytes) / (best * 1e-3) / 1e12;
+}
+
+// The timed calls of a case (harness/rep_check.h): warm-up calls, then the timed ones, each
+// on inputs changed by a seed drawn just before it and on a poisoned output, with the L2
+// flushed, timed from the launcher's call to the end of the work it started (wall clock: the
+// whole call counts), and sampled at positions drawn after it returned. Stops at the first
+// CUDA error, which it returns.
+DeviceCase::Outcome timed_calls(DeviceCase& run, const Launcher& launcher, const ServeCase& sc,
+                                const std::vector<std::vector<float>>& inputs, CaseResult* result) {
+  using Clock = std::chrono::steady_clock;
+  std::random_device os;  // seeds the program cannot know before they are drawn
+  auto draw = [&] { return (uint64_t(os()) << 32) ^ os(); };
+  const size_t l2 = size_t(attribute(cudaDevAttrL2CacheSize));
+  DeviceBuffer<unsigned char> flush(std::max<size_t>(2 * l2, 1 << 20));
+  DeviceCase::Outcome outcome;
+  for (int i = 0; i < sc.warmup + sc.reps && outcome.ok(); ++i) {
+    TimedCall call;
+    call.edit_seed = draw();
+    const std::vector<Edit> edits = rep_edits(sc.shape, call.edit_seed);
+    run.set_inputs(edits);
+    run.fill_output(kPoisonByte);
+    CUDA_CHECK(cudaMemset(flush.get(), i & 0xFF, flush.bytes()));
+    CUDA_CHECK(cudaDeviceSynchronize());
+    const auto start = Clock::now();
+    run.enqueue(launcher);
+    outcome.launch = cudaGetLastError();
+    outcome.run = cudaDeviceSynchronize();
+    call.ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+    if (!outcome.ok()) break;
+    std::vector<Edit> restore = edits;
+    for (Edit& e : restore) e.value = inputs[e.input][e.index];
+    run.set_inputs(restore);
+    if (i < sc.warmup) continue;
+    const std::vector<float> output = run.output();
+    call.nonfinite = std::count_if(output.begin(), output.end(), [](float x) { return !std::isfinite(x); });
+    call.sample_seed = draw();
+    for (size_t p : sample_positions(sc.shape, call.sample_seed, edits)) call.samples.push_back(output[p]);
+    result->calls.push_back(call);
+  }
+  return outcome;
 }
 
 }  // namespace
@@ -49,14 +134,15 @@ int serve(const Launcher& launcher, const std::string& dir) {
 
     CaseResult result;
     DeviceCase run(sc.shape, inputs);
-    DeviceCase::Outcome outcome = run.run(launcher);
-    if (outcome.ok() && sc.timed) {
-      const Timing t = time_on_device([&] { run.enqueue(launcher); }, sc.reps, sc.warmup);
-      result.median_ms = t.median;
-      result.times_ms = t.ms;
-      // Run once more on a poisoned output: what the grader checks comes from the same
-      // launcher calls that were timed, not from an earlier one.
-      outcome = run.run(launcher);
+    DeviceCase::Outcome outcome;
+    if (sc.timed) {
+      result.peak_tflops = fp32_peak_tflops();
+      result.copy_tbps = copy_tbps();
+      outcome = timed_calls(run, launcher, sc, inputs, &result);
+      // And once more on the unchanged inputs, for the full check of the output.
+      if (outcome.ok()) outcome = run.run(launcher);
+    } else {
+      outcome = run.run(launcher, sc.zero_fill ? 0 : kPoisonByte);
     }
     result.launch_error = outcome.launch == cudaSuccess ? "" : cudaGetErrorName(outcome.launch);
     result.run_error = outcome.run == cudaSuccess ? "" : cudaGetErrorName(outcome.run);

@@ -185,6 +185,20 @@ TEST_CASE("unwritten elements fail and are named as such") {
   }
 }
 
+TEST_CASE("a product scaled by a constant is named as such, and at most 3 mismatches are listed") {
+  const Problem p(40, 36, 24);
+  std::vector<float> C = product(p.A, p.B, p.M, p.N, p.K, fp32_orders()[0].second);
+  for (float& x : C) x *= 2;
+  const lab::CheckReport r = p.check(C);
+  CHECK_FALSE(r.pass());
+  CHECK(mentions(r.hint, "every element is 2 times the expected value"));
+  CHECK(r.first.size() == 3);
+  // One wrong element is not a constant factor.
+  std::vector<float> D = product(p.A, p.B, p.M, p.N, p.K, fp32_orders()[0].second);
+  D[7] *= 2;
+  CHECK_FALSE(mentions(p.check(D).hint, "times the expected value"));
+}
+
 TEST_CASE("a transposed product fails with a hint") {
   const Problem p(48, 48, 20);
   const std::vector<float> C = product(p.A, p.B, p.M, p.N, p.K, fp32_orders()[0].second);

@@ -23,15 +23,6 @@ struct Graded {
   std::string results_json;
 };
 
-// Whether the grading tests run: they need the solutions and the CPU backend.
-bool grading_tested() {
-  if (!lab_test::testing_cpu_backend()) {
-    MESSAGE("skipped: the grader's tests run on the CPU backend, which LAB_TEST_BACKENDS leaves out");
-    return false;
-  }
-  return lab_test::have_solutions();
-}
-
 Graded grade(const std::vector<std::string>& args, bool fresh_build = false, const std::string& out = "build/grade-tests/out") {
   std::vector<std::string> argv = {"build/host/grade", "--backend", "cpu", "--seed", "4242", "--out", out};
   if (!fresh_build) argv.insert(argv.end(), {"--build-dir", kSharedBuild});
@@ -81,8 +72,7 @@ bool valid_json(const std::string& path) {
 
 TEST_SUITE("grade") {
 
-TEST_CASE("every solution grades full marks on build, correctness, safety and technique") {
-  if (!grading_tested()) return;
+TEST_CASE("every solution grades full marks on build, correctness, safety and technique" * doctest::skip(lab_test::kNoCpuSolutions)) {
   const Graded g = grade({"--src", "solutions"});
   CAPTURE(g.run.output);
   REQUIRE(g.run.exited(0));
@@ -93,18 +83,42 @@ TEST_CASE("every solution grades full marks on build, correctness, safety and te
   if (lab::run_command({"sh", "-c", "command -v python3"}).exited(0)) CHECK(valid_json("build/grade-tests/out/results.json"));
 }
 
-TEST_CASE("every skeleton grades 0, without a crash") {
-  if (!grading_tested()) return;
+TEST_CASE("every skeleton grades 0, without a crash" * doctest::skip(lab_test::kNoCpuSolutions)) {
   const Graded g = grade({"--src", "build/skeletons"});
   CAPTURE(g.run.output);
   REQUIRE(g.run.exited(0));
   CHECK(last_line(g.run.output) == "Score: 0/48");
   for (const char* lab : {"01", "02", "03", "04", "05"}) CHECK(contains(g.run.output, std::string("\nlab ") + lab + ": 0/"));
   CHECK_FALSE(contains(g.run.output, "killed by"));
+  // A skeleton writes nothing: that is what it is told, not a race, and its build's point is
+  // a FAIL like its score.
+  CHECK_FALSE(contains(g.run.output, "differs between two runs"));
+  CHECK_FALSE(contains(g.run.output, "build: OK"));
+  CHECK(contains(g.run.output, "nothing was written"));
 }
 
-TEST_CASE("each wrong submission is caught by its check") {
-  if (!grading_tested()) return;
+TEST_CASE("every variant of the solutions grades full marks" * doctest::skip(lab_test::kNoCpuSolutions)) {
+  // Other tile sizes, other thread layouts, other reductions: other routes to a right answer.
+  const std::pair<const char*, const char*> variants[] = {
+      {"solutions/variants/rows_on_x", "01"},   {"solutions/variants/coarsened", "02"}, {"build/variants/tile16", "02"},
+      {"build/variants/tile128", "03"},         {"build/variants/wide", "03"},          {"build/variants/tile32", "04"},
+      {"build/variants/unpadded", "04"},        {"build/variants/no_launch_bounds", "04"},
+      {"solutions/variants/reduction_ladder", "05"},
+  };
+  for (const auto& [src, lab] : variants) {
+    SUBCASE(src) {
+      const Graded g = grade({"--src", src, "--lab", lab, "--rubric", "tests/fixtures/rubric-fast.txt"});
+      CAPTURE(g.run.output);
+      REQUIRE(g.run.exited(0));
+      const std::string score = last_line(g.run.output);
+      const size_t slash = score.find('/');
+      REQUIRE(slash != std::string::npos);
+      CHECK(score.substr(7, slash - 7) == score.substr(slash + 1));
+    }
+  }
+}
+
+TEST_CASE("each wrong submission is caught by its check" * doctest::skip(lab_test::kNoCpuSolutions)) {
   struct Wrong {
     const char* src;
     const char* lab;
@@ -116,20 +130,22 @@ TEST_CASE("each wrong submission is caught by its check") {
       // One float past the end of the output's allocation: AddressSanitizer names it, unless
       // the plain build's heap already broke over it (glibc aborts at the free).
       {"build/corpus/oob_write_01", "01", "safety|correctness", "AddressSanitizer|killed by SIGABRT"},
-      {"build/corpus/infinite_loop_01", "01", "correctness", "timed out"},
+      {"build/corpus/infinite_loop_01", "01", "correctness", "timed out after"},
+      {"build/corpus/reads_output_01", "01", "correctness", "reads the output before writing it"},
+      {"build/corpus/scaled_01", "01", "correctness", "every element is 2 times the expected value"},
       {"build/corpus/no_store_guard_02", "02", "correctness", "wrote outside the output"},
-      {"build/corpus/off_by_one_tiles_02", "02", "correctness", "FAIL"},
-      {"build/corpus/no_first_sync_02", "02", "correctness", "FAIL"},
+      {"build/corpus/off_by_one_tiles_02", "02", "correctness", "every wrong element is 0"},
+      {"build/corpus/no_first_sync_02", "02", "correctness", "differs between two runs"},
       {"build/corpus/no_second_sync_02", "02", "correctness", "differs between two runs"},
       {"build/corpus/compile_error_02", "02", "build", "matmul_tiled.cu"},
       {"build/corpus/naive_as_02", "02", "technique", "no kernel used shared memory"},
       {"build/corpus/naive_as_03", "03", "technique", "per thread"},
       {"build/corpus/naive_as_04", "04", "technique", "no kernel used shared memory"},
-      {"build/corpus/swapped_indices_04", "04", "correctness", "FAIL"},
+      {"build/corpus/swapped_indices_04", "04", "correctness", "copied, not transposed"},
       {"build/corpus/no_second_sync_04", "04", "correctness", "differs between two runs"},
       {"build/corpus/no_atomics_05", "05", "safety", "ThreadSanitizer"},
-      {"build/corpus/no_sync_05", "05", "correctness", "FAIL"},
-      {"tests/corpus/fake_success", "01", "correctness", "did not finish"},
+      {"build/corpus/no_sync_05", "05", "correctness", "differs between two runs"},
+      {"tests/corpus/fake_success", "01", "correctness", "exit 0 before finishing this shape"},
       {"tests/corpus/cublas_call", "01", "build", "uses cuBLAS (cublas_v2.h)"},
   };
   for (const Wrong& w : corpus) {
@@ -148,8 +164,20 @@ TEST_CASE("each wrong submission is caught by its check") {
   }
 }
 
-TEST_CASE("the grid limit: a launcher must cap the grid at 65535 blocks along y, on every backend") {
-  if (!grading_tested()) return;
+TEST_CASE("a crash at one shape costs that shape only, and the later checks wait only for the main shapes" *
+          doctest::skip(lab_test::kNoCpuSolutions)) {
+  // The launcher dies at M = 65 (an edge shape in rubric-fast.txt): a fresh process goes on
+  // with the next shape, and safety and technique still run.
+  const Graded g = grade({"--src", "build/corpus/crash_at_65_01", "--lab", "01", "--rubric", "tests/fixtures/rubric-fast.txt"});
+  CAPTURE(g.run.output);
+  REQUIRE(g.run.exited(0));
+  CHECK(contains(g.run.output, "2 of 3 shapes correct"));
+  CHECK(contains(g.run.output, "M=65 N=70 K=40: the program killed by SIGILL before finishing this shape"));
+  CHECK(contains(check_line(g.run.output, "safety"), ": OK"));
+  CHECK(last_line(g.run.output) == "Score: 6.3/8");
+}
+
+TEST_CASE("the grid limit: a launcher must cap the grid at 65535 blocks along y, on every backend" * doctest::skip(lab_test::kNoCpuSolutions)) {
   const Graded g = grade({"--src", "build/corpus/no_cap_02", "--lab", "02", "--rubric", "tests/fixtures/rubric-limits.txt"});
   CAPTURE(g.run.output);
   REQUIRE(g.run.exited(0));
@@ -160,10 +188,9 @@ TEST_CASE("the grid limit: a launcher must cap the grid at 65535 blocks along y,
   CHECK(last_line(capped.run.output) == "Score: 6/6");
 }
 
-TEST_CASE("a hostile submission cannot make itself pass") {
+TEST_CASE("a hostile submission cannot make itself pass" * doctest::skip(lab_test::kNoCpuSolutions)) {
   // It computes correctly, then rewrites the reports, replaces its sanitizer builds with a
   // script that exits 0, and leaves a daemon rewriting the reports (tests/corpus/tamper).
-  if (!grading_tested()) return;
   const std::string out = "build/grade-tests/tamper-out";
   const Graded g = grade({"--src", "tests/corpus/tamper", "--lab", "01", "--rubric", "tests/fixtures/rubric-fast.txt"},
                          /*fresh_build=*/true, out);

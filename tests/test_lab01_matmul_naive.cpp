@@ -7,7 +7,7 @@ using lab_test::matmul;
 
 TEST_SUITE("lab01") {
 
-TEST_CASE("the solution passes every shape") {
+TEST_CASE("the solution passes every shape" * doctest::skip(lab_test::kNoSolutions)) {
   lab_test::check_solution_passes("01_matmul_naive", {
       matmul(1, 1, 1), matmul(1, 300, 1), matmul(300, 1, 77), matmul(17, 31, 13),
       matmul(33, 31, 9), matmul(255, 257, 129), matmul(512, 512, 512), matmul(64, 1000, 3),
@@ -17,11 +17,11 @@ TEST_CASE("the solution passes every shape") {
   });
 }
 
-TEST_CASE("the skeleton fails cleanly") {
+TEST_CASE("the skeleton fails cleanly" * doctest::skip(lab_test::kNoSolutions)) {
   lab_test::check_skeleton_fails("01_matmul_naive", {matmul(1, 1, 1), matmul(255, 257, 129)});
 }
 
-TEST_CASE("bad input exits 2 with a message") {
+TEST_CASE("bad input exits 2 with a message" * doctest::skip(lab_test::kNoSolutions)) {
   lab_test::check_bad_arguments("01_matmul_naive", {"--m", "abc"}, "--m takes a whole number");
   lab_test::check_bad_arguments("01_matmul_naive", {"--n", "-3"}, "--n takes a whole number");
   lab_test::check_bad_arguments("01_matmul_naive", {"--size", "3"}, "unknown option --size");

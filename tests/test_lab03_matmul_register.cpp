@@ -8,7 +8,7 @@ using lab_test::matmul;
 
 TEST_SUITE("lab03") {
 
-TEST_CASE("the solution passes every shape") {
+TEST_CASE("the solution passes every shape" * doctest::skip(lab_test::kNoSolutions)) {
   lab_test::check_solution_passes("03_matmul_register", {
       matmul(1, 1, 1), matmul(1, 300, 1), matmul(300, 1, 77), matmul(17, 31, 13),
       matmul(255, 128, 129), matmul(257, 127, 128), matmul(256, 129, 127),  // a 256x128 tile, +-1
@@ -23,7 +23,7 @@ TEST_CASE("the solution passes every shape") {
   });
 }
 
-TEST_CASE("the skeleton fails cleanly") {
+TEST_CASE("the skeleton fails cleanly" * doctest::skip(lab_test::kNoSolutions)) {
   lab_test::check_skeleton_fails("03_matmul_register", {matmul(1, 1, 1), matmul(130, 140, 40)});
 }
 

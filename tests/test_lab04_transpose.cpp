@@ -8,7 +8,7 @@ using lab_test::transpose;
 
 TEST_SUITE("lab04") {
 
-TEST_CASE("the solution passes every shape") {
+TEST_CASE("the solution passes every shape" * doctest::skip(lab_test::kNoSolutions)) {
   lab_test::check_solution_passes("04_transpose", {
       transpose(1, 1), transpose(1, 1000), transpose(1000, 1), transpose(31, 33), transpose(32, 32),
       transpose(33, 31), transpose(63, 65), transpose(64, 64), transpose(65, 63), transpose(1111, 113), transpose(1024, 1025), transpose(0, 4),
@@ -18,11 +18,11 @@ TEST_CASE("the solution passes every shape") {
   });
 }
 
-TEST_CASE("the skeleton fails cleanly") {
+TEST_CASE("the skeleton fails cleanly" * doctest::skip(lab_test::kNoSolutions)) {
   lab_test::check_skeleton_fails("04_transpose", {transpose(1, 1), transpose(1111, 113)});
 }
 
-TEST_CASE("swapped output indices are caught") {
+TEST_CASE("swapped output indices are caught" * doctest::skip(lab_test::kNoSolutions)) {
   lab_test::check_mutant_caught("swapped_indices_04", "04_transpose", transpose(100, 70), {""});
   lab_test::check_mutant_caught("swapped_indices_04", "04_transpose", transpose(64, 64), {""});
 }

@@ -9,23 +9,23 @@ using lab_test::dot;
 
 TEST_SUITE("lab05") {
 
-TEST_CASE("the solution passes every size") {
+TEST_CASE("the solution passes every size" * doctest::skip(lab_test::kNoSolutions)) {
   lab_test::check_solution_passes("05_dot_reduction", {
       dot(1), dot(2), dot(31), dot(32), dot(33), dot(1023), dot(1025), dot((1 << 20) + 3),
       dot((1 << 24) + 3), dot(0),
   });
 }
 
-TEST_CASE("the skeleton fails cleanly") {
+TEST_CASE("the skeleton fails cleanly" * doctest::skip(lab_test::kNoSolutions)) {
   lab_test::check_skeleton_fails("05_dot_reduction", {dot(1), dot(100003)});
 }
 
-TEST_CASE("a missing __syncthreads in the block's reduction is caught") {
+TEST_CASE("a missing __syncthreads in the block's reduction is caught" * doctest::skip(lab_test::kNoSolutions)) {
   lab_test::check_mutant_caught("no_sync_05", "05_dot_reduction", dot(100003));
 }
 
-TEST_CASE("block sums added without atomics are a race the ThreadSanitizer build reports") {
-  if (!lab_test::have_solutions() || !lab_test::testing_cpu_backend()) return;
+TEST_CASE("block sums added without atomics are a race the ThreadSanitizer build reports" *
+          doctest::skip(lab_test::kNoCpuSolutions)) {
   const lab::RunResult r = lab_test::run(lab_test::corpus_program("cpu-tsan", "no_atomics_05", "05_dot_reduction"),
                                          {"--n", "100003", "--no-time"});
   CAPTURE(r.output);
