@@ -76,7 +76,7 @@ CaseResult parse_result(const std::string& text) {
         call.samples.push_back(x);
       }
       const size_t i = size_t(std::atoll(key.c_str() + 5));
-      if (i < 100000) {
+      if (i < kMaxTimedCalls) {
         if (r.calls.size() <= i) r.calls.resize(i + 1);
         r.calls[i] = call;
       }

@@ -34,6 +34,7 @@ struct ServeCase {
 
 // One timed call (harness/rep_check.h): its wall-clock time, the seeds drawn for it, how many
 // output elements were not finite, and the sampled values.
+constexpr size_t kMaxTimedCalls = 1000;  // a result naming more is cut there
 struct TimedCall {
   double ms = 0;
   uint64_t edit_seed = 0, sample_seed = 0;
