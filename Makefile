@@ -88,7 +88,8 @@ lab_program = $(BUILD)/$(3)/bin/$(call src_tag,$(2))/$(1)
 # ---- the shared library ----
 
 HOST_SRCS := common/fill.cpp common/reference.cpp common/compare.cpp common/cli.cpp \
-             common/subprocess.cpp harness/problems.cpp harness/protocol.cpp harness/rep_check.cpp
+             common/subprocess.cpp common/timing_stats.cpp harness/problems.cpp harness/protocol.cpp \
+             harness/rep_check.cpp
 RUNTIME_SRCS := common/device_info.cpp common/timing.cpp harness/device_case.cpp harness/serve.cpp \
                 harness/lab_main.cpp
 HOST_OBJS := $(HOST_SRCS:%.cpp=$(BUILD)/host/%.o)

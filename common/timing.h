@@ -25,7 +25,8 @@ constexpr int kTimedRuns = 20;
 // device work on the default stream (a launcher does).
 Timing time_on_device(const std::function<void()>& work, int reps, int warmup);
 
-// Summary statistics of a list of times (used by time_on_device, and by tests).
+// Summary statistics of a list of times (time_on_device, the grader, tests): host code, in
+// common/timing_stats.cpp.
 Timing summarize(std::vector<double> ms);
 
 }  // namespace lab

@@ -257,8 +257,7 @@ double checked_median(const Cases& cases, const CaseVerdict& v, const lab::DotRe
     }
     ms.push_back(call.ms);
   }
-  std::sort(ms.begin(), ms.end());
-  return ms.empty() ? 0 : ms.size() % 2 ? ms[ms.size() / 2] : 0.5 * (ms[ms.size() / 2 - 1] + ms[ms.size() / 2]);
+  return lab::summarize(std::move(ms)).median;
 }
 
 }  // namespace grade

@@ -363,7 +363,7 @@ CheckResult check_correctness(const Context& ctx, const LabRubric& lab, const La
   for (size_t i : counted) {
     const CaseVerdict& v = verdicts[i];
     passed += v.pass;
-    passed_nonempty += v.pass && lab.shapes[i].output_count() > 0 && !lab.shapes[i].empty();
+    passed_nonempty += v.pass && !lab.shapes[i].empty();
     if (std::find(lab.main_shapes.begin(), lab.main_shapes.end(), i) != lab.main_shapes.end()) main_ok &= v.pass;
     if (v.pass || shown++ >= 3) continue;
     c.details.push_back(v.describe(lab.shapes[i]));

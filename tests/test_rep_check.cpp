@@ -9,10 +9,14 @@
 #include <cstring>
 #include <set>
 
+#include <fstream>
+#include <iterator>
+
 #include "common/fill.h"
 #include "common/reference.h"
 #include "harness/protocol.h"
 #include "harness/rep_check.h"
+#include "tests/lab_programs.h"
 
 namespace {
 
@@ -116,6 +120,49 @@ TEST_CASE("timed calls survive the protocol, NaN included") {
   CHECK(std::memcmp(back.calls[1].samples.data(), call.samples.data(), 3 * sizeof(float)) == 0);
   CHECK(back.peak_tflops == doctest::Approx(66.9));
   CHECK(back.finished);
+}
+
+TEST_CASE("a lab program's timed calls are checked one by one" * doctest::skip(lab_test::kNoCpuSolutions)) {
+  // harness/serve.cpp on the CPU backend: the solution's calls all check out; a launcher that
+  // copies back its first result fails at a later call; one that skips the work when its
+  // output already holds a number never gets to skip (each call starts from a poisoned output).
+  const struct {
+    std::string program;
+    bool honest;
+  } programs[] = {
+      {lab_test::program("cpu", lab_test::kSolutions, "01_matmul_naive"), true},
+      {lab_test::corpus_program("cpu", "cached_result_01", "01_matmul_naive"), false},
+      {lab_test::corpus_program("cpu", "skip_when_done_01", "01_matmul_naive"), true},
+  };
+  lab::ServeCase c;
+  c.timed = true;
+  c.shape = lab::Case::matmul(40, 36, 24);
+  c.reps = 5;
+  c.warmup = 1;
+  std::vector<std::vector<float>> inputs = lab::make_inputs(c.shape, 3);
+  for (const auto& [program, honest] : programs) {
+    CAPTURE(program);
+    const std::string dir = "build/test/rep_check_serve";
+    lab::run_command({"sh", "-c", "rm -rf \"$0\" && mkdir -p \"$0\"", dir});
+    for (size_t j = 0; j < inputs.size(); ++j) {
+      REQUIRE(lab::write_floats(dir + "/0.in" + std::to_string(j), inputs[j].data(), inputs[j].size()));
+    }
+    std::ofstream(dir + "/cases.txt") << lab::format_case_line(c) << "\n";
+    const lab::RunResult r = lab_test::run(program, {"--serve", dir});
+    CAPTURE(r.output);
+    REQUIRE(r.exited(0));
+    std::ifstream in(dir + "/0.result");
+    const lab::CaseResult result = lab::parse_result(std::string(std::istreambuf_iterator<char>(in), {}));
+    REQUIRE(result.calls.size() == 5);
+    bool all_right = true;
+    for (const lab::TimedCall& call : result.calls) {
+      const std::vector<lab::Edit> edits = lab::rep_edits(c.shape, call.edit_seed);
+      all_right &= call.nonfinite == 0 &&
+                   lab::check_samples(c.shape, inputs, edits, lab::sample_positions(c.shape, call.sample_seed, edits),
+                                      call.samples, nullptr) == "";
+    }
+    CHECK(all_right == honest);
+  }
 }
 
 }  // TEST_SUITE
