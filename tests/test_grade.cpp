@@ -219,7 +219,10 @@ TEST_CASE("the grader's own failures exit 2 with a message") {
       {{"--lab", "09"}, "no lab '09'"},
       {{"--rubric", "tests/fixtures/skeleton/solution.cu"}, "solution.cu:1: expected 'key = value'"},
       {{"--seed", "x"}, "--seed takes a whole number"},
+      {{"--rubric", "build/test/rubric-bad-main.txt"}, "main shape '3x3x3' is not one of the shapes listed above it"},
   };
+  // A main shape must be one of the lab's shapes.
+  std::ofstream("build/test/rubric-bad-main.txt") << "[01_matmul_naive]\nshapes = 17x31x13\nmain_shapes = 3x3x3\n";
   for (const Bad& bad : cases) {
     CAPTURE(std::string(bad.says));
     std::vector<std::string> argv = {"build/host/grade"};
