@@ -37,26 +37,32 @@ CU_gpu := $(NVCC_BASE) -O3 -lineinfo
 CU_gpu-debug := $(NVCC_BASE) -G -O0 -DLAB_DEBUG_SYNC
 CPP_gpu := $(CXX) $(CXXFLAGS) -I$(CUDA_HOME)/include
 CPP_gpu-debug := $(CPP_gpu) -DLAB_DEBUG_SYNC
-LINK_gpu := $(NVCC) -arch=$(ARCH)
+# Every copy between host and device passes through harness/host_copies.cpp, which counts them.
+WRAP_COPIES := $(foreach f,cudaMemcpy cudaMemcpyAsync cudaMemcpy2D cudaMemcpy2DAsync cudaMemcpyToSymbol \
+  cudaMemcpyFromSymbol cudaMemcpyToSymbolAsync cudaMemcpyFromSymbolAsync,-Xlinker --wrap=$(f))
+LINK_gpu := $(NVCC) -arch=$(ARCH) $(WRAP_COPIES)
 LINK_gpu-debug := $(LINK_gpu)
 CU_cpu := $(CPUCC) -O2 -I .
 CU_cpu-debug := $(CPUCC) -O0 -g -D LAB_DEBUG_SYNC -I .
 CU_cpu-asan := $(CPUCC) -O1 -g -fsanitize=address -I .
 CU_cpu-tsan := $(CPUCC) -O1 -g -fsanitize=thread -I .
-$(foreach f,cpu cpu-debug cpu-asan cpu-tsan,$(eval LINK_$(f) := $(CU_$(f))))
-$(foreach f,cpu cpu-debug cpu-asan cpu-tsan,$(eval CU_$(f) += -MMD))
-$(foreach f,cpu cpu-debug cpu-asan cpu-tsan,$(eval CPP_$(f) := $(CU_$(f))))
+# Counts each kernel's global loads, stores and atomics (the grader's technique check).
+CU_cpu-count := $(CPUCC) -O2 --count-accesses -I .
+$(foreach f,cpu cpu-debug cpu-asan cpu-tsan cpu-count,$(eval LINK_$(f) := $(CU_$(f))))
+$(foreach f,cpu cpu-debug cpu-asan cpu-tsan cpu-count,$(eval CU_$(f) += -MMD))
+$(foreach f,cpu cpu-debug cpu-asan cpu-tsan cpu-count,$(eval CPP_$(f) := $(CU_$(f))))
 CU_gpu += -MMD -MP
 CU_gpu-debug += -MMD -MP
 CPP_gpu += -MMD -MP
 CPP_gpu-debug += -MMD -MP
-FLAVORS := gpu gpu-debug cpu cpu-debug cpu-asan cpu-tsan
+FLAVORS := gpu gpu-debug cpu cpu-debug cpu-asan cpu-tsan cpu-count
 # The CPU flavors compile once the backend's runtime is built, and link against its library.
 $(foreach f,$(FLAVORS),$(eval DEPS_$(f) := $(if $(filter cpu%,$(f)),| cpusim-runtime)))
 RUNTIME_LIB_cpu := $(CPUSIM_CACHE)/plain/libcpusim.a
 RUNTIME_LIB_cpu-debug := $(CPUSIM_CACHE)/debug/libcpusim.a
 RUNTIME_LIB_cpu-asan := $(CPUSIM_CACHE)/asan/libcpusim.a
 RUNTIME_LIB_cpu-tsan := $(CPUSIM_CACHE)/tsan/libcpusim.a
+RUNTIME_LIB_cpu-count := $(CPUSIM_CACHE)/count/libcpusim.a
 
 # ---- labs ----
 
@@ -91,7 +97,7 @@ HOST_SRCS := common/fill.cpp common/reference.cpp common/compare.cpp common/cli.
              common/subprocess.cpp common/timing_stats.cpp harness/problems.cpp harness/protocol.cpp \
              harness/rep_check.cpp
 RUNTIME_SRCS := common/device_info.cpp common/timing.cpp harness/device_case.cpp harness/serve.cpp \
-                harness/lab_main.cpp
+                harness/lab_main.cpp harness/host_copies.cpp
 HOST_OBJS := $(HOST_SRCS:%.cpp=$(BUILD)/host/%.o)
 
 $(BUILD)/host/%.o: %.cpp
@@ -201,8 +207,9 @@ $(BUILD)/test/doctest_main.o: tests/doctest_main.cpp | deps
 $(BUILD)/test/%: tests/%.cpp $(BUILD)/test/doctest_main.o $(HOST_OBJS) | deps
 	@mkdir -p $(@D)
 	$(CXX) $(CXXFLAGS) -MMD -MP $< $(filter %.o,$^) -o $@
-# The bench's tests check its reports, which only it links.
+# The bench's tests check its reports, which only it links; the technique's, the grader's rules.
 $(BUILD)/test/test_bench: $(BENCH_HOST_OBJS)
+$(BUILD)/test/test_technique: $(filter-out %/grade.o,$(GRADER_OBJS))
 
 # ---- every .cu file through nvcc (CI: the GPU build must at least compile here) ----
 

@@ -115,85 +115,7 @@ std::vector<std::string> forbidden_symbols(const std::string& object) {
   return found;
 }
 
-// One launch, from the CPU backend's launch log or from Nsight Compute.
-struct Launch {
-  std::string kernel;
-  double threads = 0;
-  double shared_bytes = 0;
-};
-
-std::vector<Launch> read_cpusim_launches(const std::string& path) {
-  std::vector<Launch> launches;
-  std::ifstream in(path);
-  for (std::string line; std::getline(in, line);) {
-    Launch l;
-    std::istringstream fields(line);
-    double block = 1, grid = 1;
-    for (std::string f; fields >> f;) {
-      const size_t eq = f.find('=');
-      const std::string key = f.substr(0, eq), value = eq == std::string::npos ? "" : f.substr(eq + 1);
-      auto product = [](const std::string& dims) {
-        double p = 1;
-        std::istringstream in(dims);
-        for (std::string d; std::getline(in, d, ',');) p *= std::atof(d.c_str());
-        return p;
-      };
-      if (key == "kernel") l.kernel = value;
-      if (key == "grid") grid = product(value);
-      if (key == "block") block = product(value);
-      if (key == "dynamic_smem" || key == "static_smem") l.shared_bytes += std::atof(value.c_str());
-      if (key == "status" && value != "cudaSuccess") l.kernel.clear();  // a launch that failed ran nothing
-    }
-    l.threads = grid * block;
-    if (!l.kernel.empty()) launches.push_back(l);
-  }
-  return launches;
-}
-
-// Nsight Compute's CSV: one row per (launch, metric), quoted fields.
-std::vector<Launch> read_ncu_launches(const std::string& path) {
-  std::map<std::string, Launch> by_id;
-  std::vector<std::string> order;
-  std::ifstream in(path);
-  std::vector<std::string> header;
-  for (std::string line; std::getline(in, line);) {
-    if (line.size() < 2 || line.front() != '"') continue;
-    std::vector<std::string> cells;
-    std::string cell;
-    bool quoted = false;
-    for (char ch : line) {
-      if (ch == '"') {
-        quoted = !quoted;
-      } else if (ch == ',' && !quoted) {
-        cells.push_back(cell);
-        cell.clear();
-      } else {
-        cell += ch;
-      }
-    }
-    cells.push_back(cell);
-    if (header.empty()) {
-      header = cells;
-      continue;
-    }
-    std::map<std::string, std::string> row;
-    for (size_t i = 0; i < cells.size() && i < header.size(); ++i) row[header[i]] = cells[i];
-    const std::string id = row["ID"];
-    if (!by_id.count(id)) order.push_back(id);
-    Launch& l = by_id[id];
-    l.kernel = row["Kernel Name"];
-    std::string value = row["Metric Value"];
-    value.erase(std::remove(value.begin(), value.end(), ','), value.end());
-    const double v = std::atof(value.c_str());
-    const std::string& metric = row["Metric Name"];
-    if (metric == "launch__grid_size") l.threads = (l.threads > 0 ? l.threads : 1) * v;
-    if (metric == "launch__block_size") l.threads = (l.threads > 0 ? l.threads : 1) * v;
-    if (metric == "launch__shared_mem_per_block_static" || metric == "launch__shared_mem_per_block_dynamic") l.shared_bytes += v;
-  }
-  std::vector<Launch> launches;
-  for (const std::string& id : order) launches.push_back(by_id[id]);
-  return launches;
-}
+}  // namespace
 
 // A check worth its points only when it passes; a waived one is worth nothing either way.
 CheckResult all_or_nothing(CheckResult c, Clock::time_point start) {
@@ -202,8 +124,6 @@ CheckResult all_or_nothing(CheckResult c, Clock::time_point start) {
   c.seconds = seconds_since(start);
   return c;
 }
-
-}  // namespace
 
 std::vector<std::string> quote_output(const std::string& text, size_t max_lines) {
   std::vector<std::string> lines;
@@ -263,7 +183,8 @@ CheckResult check_build(const Context& ctx, const LabRubric& lab, LabPrograms* p
     return done(Status::kFail);
   }
   if (ctx.backend == "cpu") {
-    for (auto [flavor, program] : {std::pair{"cpu-asan", &programs->asan}, std::pair{"cpu-tsan", &programs->tsan}}) {
+    for (auto [flavor, program] : {std::pair{"cpu-asan", &programs->asan}, std::pair{"cpu-tsan", &programs->tsan},
+                                   std::pair{"cpu-count", &programs->count}}) {
       if (!make_program(ctx, ctx.src, lab, flavor, program, &log)) {
         c.details.push_back(std::string("the ") + flavor + " build failed:");
         const std::vector<std::string> shown = quote_output(log, 12);
@@ -465,55 +386,6 @@ CheckResult check_safety(const Context& ctx, const LabRubric& lab, const LabProg
     sanitized("AddressSanitizer", programs.asan, {"ASAN_OPTIONS=detect_leaks=0:halt_on_error=1"},
               {"ERROR: AddressSanitizer", "READ of size", "WRITE of size", "cpusim:"});
     sanitized("ThreadSanitizer", programs.tsan, {}, {"WARNING: ThreadSanitizer", "cpusim:"});
-  }
-  return all_or_nothing(c, start);
-}
-
-CheckResult check_technique(const Context& ctx, const LabRubric& lab, const LabPrograms& programs) {
-  const auto start = Clock::now();
-  CheckResult c("technique", Status::kPass, lab.points_technique);
-  const Cases cases = write_cases(ctx, "technique", {lab.technique_shape});
-  std::vector<Launch> launches;
-  if (ctx.backend == "cpu") {
-    const std::string log = cases.dir + "/launches.txt";
-    run_program(ctx, programs.main, {"--serve", cases.dir}, {"CPUSIM_LAUNCH_LOG=" + log});
-    launches = read_cpusim_launches(log);
-  } else if (ctx.have_ncu) {
-    const std::string csv = cases.dir + "/ncu.csv";
-    run_program(ctx, programs.main, {"--serve", cases.dir}, {},
-                    {"ncu", "--csv", "--print-units", "base", "--log-file", csv, "--metrics",
-                     "launch__grid_size,launch__block_size,launch__shared_mem_per_block_static,launch__shared_mem_per_block_dynamic"});
-    launches = read_ncu_launches(csv);
-  } else {
-    c.status = Status::kWaived;
-    c.details.push_back("waived: Nsight Compute (ncu), which reports the kernels' launches, is not installed");
-  }
-  if (c.status == Status::kPass) {
-    const CaseVerdict v = evaluate(ctx, cases, 0);
-    // All launches' threads together: splitting the work over several launches changes nothing.
-    double threads = 0, most_shared = 0;
-    for (const Launch& l : launches) {
-      threads += l.threads;
-      most_shared = std::max(most_shared, l.shared_bytes);
-    }
-    if (!v.pass) {
-      c.status = Status::kFail;
-      c.details.push_back("the result on " + lab.technique_shape.describe() + " is wrong, so the technique cannot count");
-    } else if (launches.empty()) {
-      c.status = Status::kFail;
-      c.details.push_back("no kernel was launched: the result was computed some other way (on the host?)");
-    } else if (lab.technique == "shared_memory" && most_shared <= 0) {
-      c.status = Status::kFail;
-      c.details.push_back("no kernel used shared memory: this lab is about staging data in __shared__");
-    } else if (lab.technique == "outputs_per_thread") {
-      const double per_thread = double(lab.technique_shape.output_count()) / threads;
-      if (per_thread < lab.outputs_per_thread) {
-        c.status = Status::kFail;
-        c.details.push_back(fmt("your launches ran %.0f threads in all for %.0f outputs, %.2f per thread;", threads,
-                                double(lab.technique_shape.output_count()), per_thread));
-        c.details.push_back(fmt("this lab is about computing at least %.0f outputs per thread in registers", lab.outputs_per_thread));
-      }
-    }
   }
   return all_or_nothing(c, start);
 }

@@ -3,6 +3,7 @@
 // what came back, with references this process computes itself.
 #pragma once
 
+#include <chrono>
 #include <string>
 #include <vector>
 
@@ -46,6 +47,7 @@ struct Program {
 struct LabPrograms {
   Program main;                // the lab program for this backend
   Program asan, tsan;          // CPU backend: the sanitizer builds (safety)
+  Program count;               // CPU backend: the build that counts memory accesses (technique)
   Program solution;            // the solution's program (time limits; performance); may be empty
 };
 
@@ -54,8 +56,12 @@ CheckResult check_build(const Context& ctx, const LabRubric& lab, LabPrograms* p
 // Sets *main_correct when every one of the rubric's main shapes passed: the later checks wait for it.
 CheckResult check_correctness(const Context& ctx, const LabRubric& lab, const LabPrograms& programs, bool* main_correct);
 CheckResult check_safety(const Context& ctx, const LabRubric& lab, const LabPrograms& programs);
+// In grading/technique.cpp.
 CheckResult check_technique(const Context& ctx, const LabRubric& lab, const LabPrograms& programs);
 CheckResult check_performance(const Context& ctx, const LabRubric& lab, const LabPrograms& programs);
+
+// A check worth its points only when it passes; a waived one is worth nothing either way.
+CheckResult all_or_nothing(CheckResult c, std::chrono::steady_clock::time_point start);
 
 // Text from a student program, made safe to print: control characters dropped, long output
 // cut, every line indented.

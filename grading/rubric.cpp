@@ -148,14 +148,15 @@ bool read_rubric(const std::string& path, Rubric* rubric, std::string* error) {
       lab::Case* target = key == "safety_shape" ? &l.safety_shape : key == "technique_shape" ? &l.technique_shape : &l.performance_shape;
       if (!parse_shape(l.op, value, target) || target->empty()) return fail("'" + value + "' is not a non-empty shape of this lab");
     } else if (key == "technique") {
-      if (value == "none" || value == "shared_memory") {
-        l.technique = value;
-      } else if (value.compare(0, 18, "outputs_per_thread") == 0 && value.size() > 19 && value[18] == '=' &&
-                 parse_number(value.substr(19), &l.outputs_per_thread)) {
-        l.technique = "outputs_per_thread";
-      } else {
-        return fail("technique is none, shared_memory or outputs_per_thread=N");
+      // none and one_pass stand alone; the others take a number (grading/technique.h).
+      const size_t eq = value.find('=');
+      const std::string name = value.substr(0, eq);
+      const bool numbered = name == "reuse" || name == "outputs_per_thread" || name == "coalesced";
+      if (eq == std::string::npos ? !(name == "none" || name == "one_pass")
+                                  : !numbered || !parse_number(value.substr(eq + 1), &l.technique_limit)) {
+        return fail("technique is none, reuse=BYTES_PER_FMA, outputs_per_thread=N, coalesced=SHARE or one_pass");
       }
+      l.technique = name;
     } else {
       return fail("unknown setting '" + key + "'");
     }

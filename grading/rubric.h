@@ -18,8 +18,8 @@ struct LabRubric {
   std::vector<size_t> main_shapes;    // indices into shapes: the ones safety, technique and
                                       // performance wait for (default: every non-empty shape)
   lab::Case safety_shape, technique_shape, performance_shape;
-  std::string technique = "none";     // none | shared_memory | outputs_per_thread
-  double outputs_per_thread = 0;      // for outputs_per_thread
+  std::string technique = "none";     // none | reuse | outputs_per_thread | coalesced | one_pass
+  double technique_limit = 0;         // its number (grading/technique.h)
   double full_at = 1.0;               // performance: full marks at this share of the solution's speed
 };
 

@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "common/fill.h"
+#include "harness/host_copies.h"
 #include "harness/protocol.h"
 
 namespace lab {
@@ -28,7 +29,9 @@ float* DeviceCase::input(size_t i) const { return inputs_[i].get() + case_.offse
 void DeviceCase::enqueue(const Launcher& launcher) {
   std::vector<const float*> in;
   for (size_t i = 0; i < inputs_.size(); ++i) in.push_back(input(i));
+  const unsigned long long before = host_device_copies();
   launcher(case_, in, output_.get());
+  host_copies_ = host_device_copies() - before;
 }
 
 void DeviceCase::fill_output(unsigned char fill) { output_.poison(fill); }

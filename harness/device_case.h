@@ -28,6 +28,8 @@ class DeviceCase {
   // The parts of run(), for timing: the fill, and the call without waiting.
   void fill_output(unsigned char fill);
   void enqueue(const Launcher& launcher);
+  // Copies between host and device that the last launcher call made.
+  unsigned long long host_copies() const { return host_copies_; }
   // Sets input elements (harness/rep_check.h), contiguous runs in one copy each.
   void set_inputs(const std::vector<Edit>& edits);
 
@@ -43,6 +45,7 @@ class DeviceCase {
   Case case_;
   std::vector<DeviceBuffer<float>> inputs_;
   GuardedOutput output_;
+  unsigned long long host_copies_ = 0;
 };
 
 // An error's name and text, and what it usually means in these labs.

@@ -155,6 +155,7 @@ int serve(const Launcher& launcher, const std::string& dir) {
     result.guard_before = int64_t(before);
     result.guard_after = int64_t(after);
     for (const std::string& name : run.modified_inputs(inputs)) result.modified_inputs += name + " ";
+    result.host_copies = int64_t(run.host_copies());
     if (!write_floats(base + ".out", output.data(), output.size()) ||
         !write_text(base + ".result", format_result(result))) {
       std::fprintf(stderr, "serve: cannot write the results of case %d\n", sc.id);

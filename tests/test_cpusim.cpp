@@ -402,6 +402,31 @@ TEST_SUITE("cpusim") {
     std::remove(log.c_str());
   }
 
+  TEST_CASE("the count flavor counts a warp's global accesses as an L1 would: requests, sectors, bytes asked for") {
+    const std::string log = temp_dir() + "/counts.log";
+    const lab::RunResult r = run("access_patterns.count", {}, {"CPUSIM_LAUNCH_LOG=" + log});
+    CHECK_RUN(r, r.exited(0));
+    const std::string text = read_file(log);
+    auto counts = [&](const std::string& kernel) {
+      std::istringstream lines(text);
+      for (std::string line; std::getline(lines, line);)
+        if (line.rfind("kernel=" + kernel + " ", 0) == 0) return line.substr(line.find(" global_load_requests"));
+      return std::string("(no launch of " + kernel + ")");
+    };
+    const std::string store128 = " global_store_requests=1 global_store_sectors=4 global_store_bytes=128";
+    const std::string no_atomics = " global_atomic_requests=0 global_atomic_sectors=0 global_atomic_bytes=0 atomic_threads=0";
+    CHECK(counts("stride1_kernel") == " global_load_requests=1 global_load_sectors=4 global_load_bytes=128" + store128 + no_atomics);
+    CHECK(counts("stride32_kernel") == " global_load_requests=1 global_load_sectors=32 global_load_bytes=128" + store128 + no_atomics);
+    CHECK(counts("broadcast_kernel") == " global_load_requests=1 global_load_sectors=1 global_load_bytes=4" + store128 + no_atomics);
+    CHECK(counts("float4_kernel") == " global_load_requests=1 global_load_sectors=16 global_load_bytes=512"
+                                     " global_store_requests=1 global_store_sectors=16 global_store_bytes=512" + no_atomics);
+    // The atomic's own read and write are not counted as a load and a store.
+    CHECK(counts("atomic_kernel") == " global_load_requests=1 global_load_sectors=2 global_load_bytes=64"
+                                     " global_store_requests=0 global_store_sectors=0 global_store_bytes=0"
+                                     " global_atomic_requests=1 global_atomic_sectors=1 global_atomic_bytes=4 atomic_threads=16");
+    std::remove(log.c_str());
+  }
+
   TEST_CASE("cpucc") {
     const std::string out = temp_dir() + "/a.out";
     SUBCASE("bad usage exits 2 with a usage line") {

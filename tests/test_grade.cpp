@@ -103,7 +103,7 @@ TEST_CASE("every variant of the solutions grades full marks" * doctest::skip(lab
       {"solutions/variants/rows_on_x", "01"},   {"solutions/variants/coarsened", "02"}, {"build/variants/tile16", "02"},
       {"build/variants/tile128", "03"},         {"build/variants/wide", "03"},          {"build/variants/tile32", "04"},
       {"build/variants/unpadded", "04"},        {"build/variants/no_launch_bounds", "04"},
-      {"solutions/variants/reduction_ladder", "05"},
+      {"solutions/variants/reduction_ladder", "05"}, {"build/variants/shuffle_atomic", "05"},
   };
   for (const auto& [src, lab] : variants) {
     SUBCASE(src) {
@@ -138,9 +138,11 @@ TEST_CASE("each wrong submission is caught by its check" * doctest::skip(lab_tes
       {"build/corpus/no_first_sync_02", "02", "correctness", "differs between two runs"},
       {"build/corpus/no_second_sync_02", "02", "correctness", "differs between two runs"},
       {"build/corpus/compile_error_02", "02", "build", "matmul_tiled.cu"},
-      {"build/corpus/naive_as_02", "02", "technique", "no kernel used shared memory"},
+      {"build/corpus/naive_as_02", "02", "technique", "loaded 4.12 bytes from global memory per multiply-add"},
+      {"build/corpus/decoy_shared_02", "02", "technique", "loaded 4.12 bytes from global memory per multiply-add"},
       {"build/corpus/naive_as_03", "03", "technique", "per thread"},
-      {"build/corpus/naive_as_04", "04", "technique", "no kernel used shared memory"},
+      {"build/corpus/naive_as_04", "04", "technique", "their stores 12%"},
+      {"build/corpus/host_sum_05", "05", "technique", "copied between host and device memory 2 times"},
       {"build/corpus/swapped_indices_04", "04", "correctness", "copied, not transposed"},
       {"build/corpus/no_second_sync_04", "04", "correctness", "differs between two runs"},
       {"build/corpus/no_atomics_05", "05", "safety", "ThreadSanitizer"},

@@ -1,5 +1,5 @@
 # cpusim, the CPU backend: the top-level Makefile includes this after defining BUILD.
-#   cpusim-runtime   the runtime library in its four flavors (build/cpusim/<flavor>/libcpusim.a)
+#   cpusim-runtime   the runtime library in its five flavors (build/cpusim/<flavor>/libcpusim.a)
 #   cpusim-suite     the suite of small CUDA programs (tests/cpusim/) in $(BUILD)/cpu/cpusim-suite/
 #   cpusim-table     runs the suite and prints one line per program (compare: run-on-gpu.sh)
 #   bench-cpusim     fiber switch cost and a 512^3 tiled matmul, on one OS thread
@@ -9,7 +9,7 @@
 CPUCC := common/cpu/cpucc
 CPUSIM_CACHE := $(BUILD)/cpusim
 export CPUSIM_CACHE_DIR := $(abspath $(CPUSIM_CACHE))
-CPUSIM_FLAVORS := plain debug asan tsan
+CPUSIM_FLAVORS := plain debug asan tsan count
 CPUSIM_HEADERS := $(wildcard common/cpu/include/*.h common/cpu/include/cpusim/*.h)
 CPUSIM_RUNTIME_SOURCES := $(wildcard common/cpu/src/*.cpp common/cpu/src/*.h) $(CPUSIM_HEADERS) \
   common/cpu/rewrite.cpp $(CPUCC)
@@ -32,13 +32,16 @@ CPUSIM_SUITE_PROGRAMS := vector_add matmul_shared warp_reduce indexing shared_st
   crash_null host_pointer_arg stack_overflow spin_wait
 CPUSIM_SUITE_ASAN := oob_global oob_shared vector_add
 CPUSIM_SUITE_TSAN := race_blocks missing_barrier matmul_shared warp_reduce
+CPUSIM_SUITE_COUNT := access_patterns
 # Also built: host_main (a .cu and a .cpp file), and two programs that nvcc does not build:
 # compile_fail/static_smem_too_big (ptxas rejects it) and cpu_only/kernel_exception.
 CPUSIM_SUITE_PLAIN_BINS := $(addprefix $(CPUSIM_SUITE_DIR)/,$(CPUSIM_SUITE_PROGRAMS) host_main \
   static_smem_too_big kernel_exception)
 CPUSIM_SUITE_ASAN_BINS := $(addprefix $(CPUSIM_SUITE_DIR)/,$(addsuffix .asan,$(CPUSIM_SUITE_ASAN)))
 CPUSIM_SUITE_TSAN_BINS := $(addprefix $(CPUSIM_SUITE_DIR)/,$(addsuffix .tsan,$(CPUSIM_SUITE_TSAN)))
-CPUSIM_SUITE_BINS := $(CPUSIM_SUITE_PLAIN_BINS) $(CPUSIM_SUITE_ASAN_BINS) $(CPUSIM_SUITE_TSAN_BINS)
+CPUSIM_SUITE_COUNT_BINS := $(addprefix $(CPUSIM_SUITE_DIR)/,$(addsuffix .count,$(CPUSIM_SUITE_COUNT)))
+CPUSIM_SUITE_BINS := $(CPUSIM_SUITE_PLAIN_BINS) $(CPUSIM_SUITE_ASAN_BINS) $(CPUSIM_SUITE_TSAN_BINS) \
+  $(CPUSIM_SUITE_COUNT_BINS)
 CPUSIM_SUITE_DEPS := tests/cpusim/check.cuh $(CPUSIM_HEADERS)
 
 cpusim-suite: $(CPUSIM_SUITE_BINS)
@@ -55,6 +58,9 @@ $(CPUSIM_SUITE_ASAN_BINS): $(CPUSIM_SUITE_DIR)/%.asan: tests/cpusim/%.cu $(CPUSI
 $(CPUSIM_SUITE_TSAN_BINS): $(CPUSIM_SUITE_DIR)/%.tsan: tests/cpusim/%.cu $(CPUSIM_SUITE_DEPS) \
     $(CPUSIM_CACHE)/tsan/libcpusim.a | $(CPUSIM_SUITE_DIR)
 	$(CPUCC) -fsanitize=thread $< -o $@
+$(CPUSIM_SUITE_COUNT_BINS): $(CPUSIM_SUITE_DIR)/%.count: tests/cpusim/%.cu $(CPUSIM_SUITE_DEPS) \
+    $(CPUSIM_CACHE)/count/libcpusim.a | $(CPUSIM_SUITE_DIR)
+	$(CPUCC) -O2 --count-accesses $< -o $@
 $(CPUSIM_SUITE_DIR)/kernel_exception: tests/cpusim/cpu_only/kernel_exception.cu $(CPUSIM_HEADERS) \
     $(CPUSIM_CACHE)/plain/libcpusim.a | $(CPUSIM_SUITE_DIR)
 	$(CPUCC) -O2 $< -o $@

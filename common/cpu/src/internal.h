@@ -86,6 +86,8 @@ struct thread_slot {
   const void* scheduler_stack_bottom = nullptr;
   size_t scheduler_stack_size = 0;
   void* tsan_fiber = nullptr;
+  // the count flavor: how often this thread has accessed memory from each call site so far
+  std::vector<std::pair<uintptr_t, unsigned>> access_sites;
 };
 
 struct launch_state;
@@ -134,6 +136,12 @@ struct launch_state {
   std::atomic<unsigned long long> next_block{0};
   std::atomic<int> error{cudaSuccess};
   std::atomic<size_t> static_shared_bytes{0};
+  // the count flavor (access_count.cpp): global-memory traffic as a GPU's L1 would see it
+  struct traffic {
+    std::atomic<unsigned long long> requests{0}, sectors{0}, bytes{0};
+  };
+  traffic loads, stores, atomics;
+  std::atomic<unsigned long long> atomic_threads{0};
 };
 
 // ---- per OS thread ----
@@ -162,6 +170,14 @@ bool complete_barrier(block_context& b);      // at quiescence: release a full b
 bool complete_active_masks(block_context& b);
 void diagnose_deadlock(block_context& b);     // at quiescence when nothing can proceed
 void tsan_acquire_after_wait(block_context& b, thread_slot& t);
+
+// ---- the count flavor (access_count.cpp) ----
+// Folds the finished block's recorded accesses into its launch's totals; no-op in other flavors.
+void count_block_accesses(launch_state& launch);
+// The totals as launch-log fields (" global_load_requests=... atomics=..."); "" in other flavors.
+std::string access_counts(const launch_state& launch);
+// The device allocation that holds p: [*begin, *end). False when p is not device memory.
+bool device_allocation(const void* p, const char** begin, const char** end);
 
 // ---- errors and reports (faults.cpp) ----
 void report(const std::string& text);         // each line prefixed with "cpusim: "

@@ -105,7 +105,9 @@ std::string configuration_problem(dim3 grid, dim3 block) {
   return "";
 }
 
-void log_launch(const launch_site& site, dim3 grid, dim3 block, size_t dynamic, size_t statics, cudaError_t status) {
+// `counts`: the count flavor's traffic fields (access_count.cpp), for a launch that ran.
+void log_launch(const launch_site& site, dim3 grid, dim3 block, size_t dynamic, size_t statics, cudaError_t status,
+                const std::string& counts = "") {
   const char* path = config().launch_log;
   if (path == nullptr || *path == 0) return;
   std::string name = site.name;
@@ -113,7 +115,7 @@ void log_launch(const launch_site& site, dim3 grid, dim3 block, size_t dynamic, 
     if (c == ' ') c = '_';  // one token per field
   const std::string line = "kernel=" + name + " grid=" + dims(grid) + " block=" + dims(block) +
                            " dynamic_smem=" + std::to_string(dynamic) + " static_smem=" + std::to_string(statics) +
-                           " site=" + where({site.file, site.line}) + " status=" + cudaGetErrorName(status) + "\n";
+                           " site=" + where({site.file, site.line}) + " status=" + cudaGetErrorName(status) + counts + "\n";
   // One write to an O_APPEND file: lines of concurrent processes do not interleave.
   const int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
   if (fd < 0) return;
@@ -215,7 +217,7 @@ void launch_kernel(const launch_site& site, dim3 grid, dim3 block, size_t dynami
     record_error(status);
   else if (status != cudaSuccess)
     set_sticky_error(status);
-  log_launch(site, grid, block, dynamic_smem, launch.static_shared_bytes.load(), status);
+  log_launch(site, grid, block, dynamic_smem, launch.static_shared_bytes.load(), status, access_counts(launch));
 }
 
 }  // namespace cpusim::detail

@@ -25,6 +25,7 @@ struct allocation {
 std::mutex& allocations_mutex = *new std::mutex;
 std::map<const char*, allocation>& allocations = *new std::map<const char*, allocation>;
 size_t device_bytes = 0;
+std::atomic<unsigned long long> host_device_copy_count{0};
 
 // The allocation that holds p, if any (one past the end counts, as for any C++ pointer).
 const allocation* find(const void* p, const char** begin) {
@@ -101,6 +102,18 @@ bool is_device(const void* p) {
   return a != nullptr && a->kind == memory_kind::device;
 }
 
+}  // namespace
+
+bool device_allocation(const void* p, const char** begin, const char** end) {
+  std::lock_guard<std::mutex> lock(allocations_mutex);
+  const allocation* a = find(p, begin);
+  if (a == nullptr || a->kind != memory_kind::device) return false;
+  *end = *begin + a->size;
+  return true;
+}
+
+namespace {
+
 cudaError_t copy(void* dst, const void* src, size_t count, cudaMemcpyKind kind, const char* api) {
   if (cudaError_t e = sticky_error()) return record_error(e);
   if (count == 0) return cudaSuccess;
@@ -113,6 +126,7 @@ cudaError_t copy(void* dst, const void* src, size_t count, cudaMemcpyKind kind, 
     if (cudaError_t e = check_device_range(dst, count, api, "destination")) return record_error(e);
   if (device_src)
     if (cudaError_t e = check_device_range(src, count, api, "source")) return record_error(e);
+  if (device_dst != device_src) ++host_device_copy_count;
   std::memcpy(dst, src, count);
   return cudaSuccess;
 }
@@ -152,6 +166,7 @@ void free_all_allocations() {
 cudaError_t copy_symbol(void* dst, const void* src, size_t count, size_t symbol_size, size_t offset) {
   if (cudaError_t e = sticky_error()) return record_error(e);
   if (offset + count > symbol_size) return record_error(cudaErrorInvalidValue);
+  ++host_device_copy_count;
   std::memcpy(dst, src, count);
   return cudaSuccess;
 }
@@ -159,6 +174,8 @@ cudaError_t copy_symbol(void* dst, const void* src, size_t count, size_t symbol_
 }  // namespace cpusim::detail
 
 using namespace cpusim::detail;
+
+unsigned long long cpusim::host_device_copies() { return host_device_copy_count.load(); }
 
 cudaError_t cudaMalloc(void** ptr, size_t size) { return allocate(ptr, size, memory_kind::device); }
 cudaError_t cudaMallocManaged(void** ptr, size_t size, unsigned int) { return allocate(ptr, size, memory_kind::device); }

@@ -200,6 +200,7 @@ void run_block(launch_state& launch, unsigned long long linear_index, worker& w)
   }
 
   if (b.fault != cudaSuccess) abandon_fibers(b, w);
+  count_block_accesses(launch);
   ++w.blocks_run;
   size_t seen = launch.static_shared_bytes.load();
   while (b.static_shared_bytes > seen && !launch.static_shared_bytes.compare_exchange_weak(seen, b.static_shared_bytes)) {

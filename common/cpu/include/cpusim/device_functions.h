@@ -102,8 +102,22 @@ inline unsigned __activemask(CPUSIM_SITE) {
 #undef CPUSIM_SITE
 
 // ---- atomics: relaxed, like CUDA's, and visible to ThreadSanitizer as atomics ----
+// The count flavor (src/access_count.cpp) counts each one as an atomic, and the loads and
+// stores of its implementation as nothing.
+#if defined(CPUSIM_COUNT_ACCESSES)
+namespace cpusim::detail {
+struct counted_atomic {
+  counted_atomic(const void* address, unsigned size);
+  ~counted_atomic();
+};
+}  // namespace cpusim::detail
+#define CPUSIM_NOTE_ATOMIC(a) const cpusim::detail::counted_atomic counted_atomic_(a, sizeof *(a))
+#else
+#define CPUSIM_NOTE_ATOMIC(a) ((void)0)
+#endif
 namespace cpusim::detail {
 template <class T, class F> T atomic_update(T* address, F update) {
+  CPUSIM_NOTE_ATOMIC(address);
   using bits_t = std::conditional_t<sizeof(T) == 4, unsigned, unsigned long long>;
   static_assert(sizeof(T) == sizeof(bits_t), "atomics work on 4- and 8-byte values");
   bits_t* word = reinterpret_cast<bits_t*>(address);
@@ -123,7 +137,10 @@ template <class T, class F> T atomic_update(T* address, F update) {
 // Exactly CUDA's overloads, so that what compiles here compiles with nvcc: there is no
 // atomicMin on float, no atomicSub on 64-bit integers, no atomicAdd on long long.
 #define CPUSIM_ATOMIC_OP(T, name, builtin) \
-  inline T name(T* a, T v) { return builtin(a, v, __ATOMIC_RELAXED); }
+  inline T name(T* a, T v) {                 \
+    CPUSIM_NOTE_ATOMIC(a);                   \
+    return builtin(a, v, __ATOMIC_RELAXED);  \
+  }
 #define CPUSIM_ATOMIC_MINMAX(T)                                                                   \
   inline T atomicMin(T* a, T v) { return cpusim::detail::atomic_update(a, [v](T o) { return o < v ? o : v; }); } \
   inline T atomicMax(T* a, T v) { return cpusim::detail::atomic_update(a, [v](T o) { return o > v ? o : v; }); }
@@ -134,6 +151,7 @@ template <class T, class F> T atomic_update(T* address, F update) {
 #define CPUSIM_ATOMIC_EXCH_CAS(T)                                                                 \
   CPUSIM_ATOMIC_OP(T, atomicExch, __atomic_exchange_n)                                           \
   inline T atomicCAS(T* a, T compare, T v) {                                                     \
+    CPUSIM_NOTE_ATOMIC(a);                                                                       \
     __atomic_compare_exchange_n(a, &compare, v, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);      \
     return compare;                                                                              \
   }
@@ -159,6 +177,7 @@ CPUSIM_ATOMIC_BITS(long long)
 #undef CPUSIM_ATOMIC_EXCH_CAS
 
 inline unsigned short atomicCAS(unsigned short* a, unsigned short compare, unsigned short v) {
+  CPUSIM_NOTE_ATOMIC(a);
   __atomic_compare_exchange_n(a, &compare, v, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
   return compare;
 }

@@ -385,6 +385,12 @@ cudaError_t cudaMemcpyFromSymbol(void* dst, const T& symbol, size_t count, size_
   return cpusim::detail::copy_symbol(dst, reinterpret_cast<const char*>(&symbol) + offset, count, sizeof(T), offset);
 }
 
+// cpusim's own: how many copies between host and device memory (cudaMemcpy and its variants,
+// symbol copies) the program has made so far. The lab harness counts a launcher's with it.
+namespace cpusim {
+unsigned long long host_device_copies();
+}
+
 // ---- streams and events (every operation has finished when its call returns) ----
 cudaError_t cudaStreamCreate(cudaStream_t* stream);
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned int flags);

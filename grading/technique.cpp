@@ -1,0 +1,191 @@
+#include "grading/technique.h"
+
+#include <algorithm>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "grading/case_runs.h"
+#include "grading/checks.h"
+
+namespace grade {
+
+namespace {
+
+// "32,8,1" -> 256
+double product(const std::string& dims) {
+  double p = 1;
+  std::istringstream in(dims);
+  for (std::string d; std::getline(in, d, ',');) p *= std::atof(d.c_str());
+  return p;
+}
+
+// One CSV line of Nsight Compute: quoted fields, commas inside quotes kept.
+std::vector<std::string> csv_cells(const std::string& line) {
+  std::vector<std::string> cells;
+  std::string cell;
+  bool quoted = false;
+  for (char ch : line) {
+    if (ch == '"') {
+      quoted = !quoted;
+    } else if (ch == ',' && !quoted) {
+      cells.push_back(cell);
+      cell.clear();
+    } else {
+      cell += ch;
+    }
+  }
+  cells.push_back(cell);
+  return cells;
+}
+
+}  // namespace
+
+Traffic traffic_from_launch_log(const std::string& path) {
+  Traffic t;
+  std::ifstream in(path);
+  for (std::string line; std::getline(in, line);) {
+    std::map<std::string, std::string> f;
+    std::istringstream words(line);
+    for (std::string w; words >> w;) {
+      const size_t eq = w.find('=');
+      if (eq != std::string::npos) f[w.substr(0, eq)] = w.substr(eq + 1);
+    }
+    if (f["status"] != "cudaSuccess") continue;  // a launch that failed ran nothing
+    auto number = [&](const char* key) { return std::atof(f[key].c_str()); };
+    ++t.launches;
+    t.threads += product(f["grid"]) * product(f["block"]);
+    t.load_bytes += number("global_load_bytes");
+    t.load_sectors += number("global_load_sectors");
+    t.store_bytes += number("global_store_bytes");
+    t.store_sectors += number("global_store_sectors");
+  }
+  return t;
+}
+
+// Bytes: the distinct bytes each warp instruction asks for; sectors: the 32-byte sectors the
+// L1 moves for them.
+const char kNcuMetrics[] =
+    "launch__grid_size,launch__block_size,"
+    "sm__sass_data_bytes_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,"
+    "sm__sass_data_bytes_mem_global_op_st.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum";
+
+Traffic traffic_from_ncu(const std::string& path) {
+  Traffic t;
+  std::map<std::string, double> threads;  // per launch ID: grid size times block size
+  std::ifstream in(path);
+  std::vector<std::string> header;
+  for (std::string line; std::getline(in, line);) {
+    if (line.size() < 2 || line.front() != '"') continue;  // ncu's own messages
+    const std::vector<std::string> cells = csv_cells(line);
+    if (header.empty()) {
+      header = cells;
+      continue;
+    }
+    std::map<std::string, std::string> row;
+    for (size_t i = 0; i < cells.size() && i < header.size(); ++i) row[header[i]] = cells[i];
+    std::string text = row["Metric Value"];
+    text.erase(std::remove(text.begin(), text.end(), ','), text.end());
+    const double v = std::atof(text.c_str());
+    const std::string& metric = row["Metric Name"];
+    if (!threads.count(row["ID"])) {
+      threads[row["ID"]] = 1;
+      ++t.launches;
+    }
+    if (metric == "launch__grid_size" || metric == "launch__block_size") threads[row["ID"]] *= v;
+    if (metric == "sm__sass_data_bytes_mem_global_op_ld.sum") t.load_bytes += v;
+    if (metric == "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum") t.load_sectors += v;
+    if (metric == "sm__sass_data_bytes_mem_global_op_st.sum") t.store_bytes += v;
+    if (metric == "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum") t.store_sectors += v;
+  }
+  for (const auto& [id, n] : threads) t.threads += n;
+  return t;
+}
+
+std::vector<std::string> technique_shortfalls(const LabRubric& lab, const lab::Case& shape, const Traffic& t) {
+  if (t.launches == 0) return {"no kernel was launched: the result was computed some other way (on the host?)"};
+  std::vector<std::string> why;
+  if (lab.technique == "reuse") {
+    const double fmas = double(shape.M) * double(shape.N) * double(shape.K);
+    const double per_fma = t.load_bytes / fmas;
+    if (per_fma > lab.technique_limit) {
+      why.push_back(fmt("your kernels loaded %.2f bytes from global memory per multiply-add (%.3g bytes for %.3g of them);",
+                        per_fma, t.load_bytes, fmas));
+      why.push_back(fmt("a kernel that loads its operands for every multiply-add needs about 4.1 (one float of B per "
+                        "thread, A's shared by the warp). This lab is about loading each element once per tile and "
+                        "reusing it (at most %.2f bytes per multiply-add)",
+                        lab.technique_limit));
+    }
+  } else if (lab.technique == "outputs_per_thread") {
+    const double per_thread = double(shape.output_count()) / t.threads;
+    if (per_thread < lab.technique_limit) {
+      why.push_back(fmt("your launches ran %.0f threads in all for %.0f outputs, %.2f per thread;", t.threads,
+                        double(shape.output_count()), per_thread));
+      why.push_back(fmt("this lab is about computing at least %.0f outputs per thread in registers", lab.technique_limit));
+    }
+  } else if (lab.technique == "coalesced") {
+    // The share of the bytes moved that were asked for: 1 when each warp's accesses fill whole sectors.
+    const double loads = t.load_sectors > 0 ? t.load_bytes / (32 * t.load_sectors) : 1;
+    const double stores = t.store_sectors > 0 ? t.store_bytes / (32 * t.store_sectors) : 1;
+    if (loads < lab.technique_limit || stores < lab.technique_limit) {
+      why.push_back(fmt("your kernels' global loads use %.0f%% of the bytes in the sectors they move, their stores %.0f%%;",
+                        100 * loads, 100 * stores));
+      why.push_back(fmt("this lab is about coalescing both (at least %.0f%% each): consecutive threads of a warp should "
+                        "read, and write, consecutive addresses, through a tile in shared memory",
+                        100 * lab.technique_limit));
+    }
+  } else if (lab.technique == "one_pass") {
+    const double n = double(shape.n), input_bytes = 8 * n;
+    if (t.launches > 2)
+      why.push_back(fmt("%.0f kernel launches: a one-pass reduction needs one (or two: the blocks' sums, then their sum)",
+                        t.launches));
+    if (t.load_bytes > 1.1 * input_bytes + 65536)
+      why.push_back(fmt("your kernels loaded %.1f MB for %.1f MB of input: each element should be read once",
+                        t.load_bytes / 1e6, input_bytes / 1e6));
+    if (t.host_copies > 0)
+      why.push_back(fmt("the launcher copied between host and device memory %.0f times: the partial sums must be added "
+                        "on the GPU, not copied to the host",
+                        t.host_copies));
+  }
+  return why;
+}
+
+CheckResult check_technique(const Context& ctx, const LabRubric& lab, const LabPrograms& programs) {
+  const auto start = Clock::now();
+  CheckResult c("technique", Status::kPass, lab.points_technique);
+  const Cases cases = write_cases(ctx, "technique", {lab.technique_shape});
+  Traffic traffic;
+  if (ctx.backend == "cpu") {
+    const std::string log = cases.dir + "/launches.txt";
+    run_program(ctx, programs.count, {"--serve", cases.dir}, {"CPUSIM_LAUNCH_LOG=" + log});
+    traffic = traffic_from_launch_log(log);
+  } else if (ctx.have_ncu) {
+    const std::string csv = cases.dir + "/ncu.csv";
+    const lab::RunResult r = run_program(ctx, programs.main, {"--serve", cases.dir}, {},
+                                         {"ncu", "--csv", "--print-units", "base", "--log-file", csv, "--metrics", kNcuMetrics});
+    traffic = traffic_from_ncu(csv);
+    if (traffic.launches == 0 && r.output.find("==ERROR==") != std::string::npos) {
+      c.status = Status::kWaived;
+      c.details.push_back("waived: Nsight Compute could not count the kernels here:");
+      const std::vector<std::string> shown = quote_output(r.output, 4);
+      c.details.insert(c.details.end(), shown.begin(), shown.end());
+    }
+  } else {
+    c.status = Status::kWaived;
+    c.details.push_back("waived: Nsight Compute (ncu), which counts what the kernels do, is not installed");
+  }
+  if (c.status == Status::kPass) {
+    const CaseVerdict v = evaluate(ctx, cases, 0);
+    traffic.host_copies = double(v.result.host_copies);
+    const std::vector<std::string> why =
+        v.pass ? technique_shortfalls(lab, lab.technique_shape, traffic)
+               : std::vector<std::string>{"the result on " + lab.technique_shape.describe() + " is wrong, so the technique cannot count"};
+    if (!why.empty()) {
+      c.status = Status::kFail;
+      c.details.insert(c.details.end(), why.begin(), why.end());
+    }
+  }
+  return all_or_nothing(c, start);
+}
+
+}  // namespace grade
