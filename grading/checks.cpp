@@ -9,12 +9,14 @@
 #include <cstring>
 #include <fstream>
 #include <map>
+#include <random>
 #include <sstream>
 
 #include "common/compare.h"
 #include "common/timing.h"
 #include "grading/case_runs.h"
 #include "grading/isolation.h"
+#include "grading/utf8.h"
 #include "harness/protocol.h"
 
 namespace grade {
@@ -130,7 +132,7 @@ std::vector<std::string> quote_output(const std::string& text, size_t max_lines)
   std::string line;
   size_t total = 0;
   auto flush = [&] {
-    if (lines.size() < max_lines) lines.push_back("  | " + line.substr(0, 300));
+    if (lines.size() < max_lines) lines.push_back("  | " + utf8_prefix(line, 300));
     ++total;
     line.clear();
   };
@@ -348,7 +350,9 @@ CheckResult check_safety(const Context& ctx, const LabRubric& lab, const LabProg
     // Every thread schedule must give a correct result: a race shows as one that does not.
     int passing = 0;
     std::string failing;
-    const std::vector<std::string> schedules = {"forward", "reverse", "random:" + std::to_string(ctx.seed % 1000)};
+    // The random order's seed is its own, not the inputs' (which no student process may learn);
+    // a failure names it, so CPUSIM_SCHEDULE=random:N repeats that order.
+    const std::vector<std::string> schedules = {"forward", "reverse", "random:" + std::to_string(std::random_device{}() % 1000)};
     for (const std::string& schedule : schedules) {
       const Cases cases = write_cases(ctx, "schedule", {lab.safety_shape});
       const lab::RunResult r = run_program(ctx, programs.main, {"--serve", cases.dir}, {"CPUSIM_SCHEDULE=" + schedule});

@@ -35,8 +35,17 @@ bool is_dir(const std::string& path) {
   return stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+// Where the reports go, once the arguments say so.
+std::string out_dir;
+
+// Exit 2, "could not grade": said on stderr and, once the report folder is known, in its
+// results.json in place of an earlier run's.
 [[noreturn]] void cannot_run(const std::string& why) {
   std::fprintf(stderr, "make grade: %s\n", why.c_str());
+  if (!out_dir.empty()) {
+    lab::run_command({"mkdir", "-p", out_dir});
+    if (!grade::write_could_not_grade(out_dir, why)) std::fprintf(stderr, "make grade: could not write into %s either\n", out_dir.c_str());
+  }
   std::exit(lab::kExitCannotRun);
 }
 
@@ -57,10 +66,11 @@ std::string gpu_name() {
 int main(int argc, char** argv) {
   const auto start = std::chrono::steady_clock::now();
   grade::protect_grader();
-  // The builds the grader starts are makes of their own, not part of a calling make's jobs.
-  for (const char* name : {"MAKEFLAGS", "MFLAGS", "MAKELEVEL"}) unsetenv(name);
+  // The builds the grader starts are makes of their own, not part of a calling make's jobs; and
+  // `make grade SEED=N` exports SEED, which no student process may read.
+  for (const char* name : {"MAKEFLAGS", "MFLAGS", "MAKELEVEL", "SEED"}) unsetenv(name);
 
-  std::string src = "labs", lab_filter, backend, rubric_path = "grading/rubric.txt", out_dir = "build/grade", build_dir;
+  std::string src = "labs", lab_filter, backend, rubric_path = "grading/rubric.txt", out = "build/grade", build_dir;
   int64_t seed = -1;
   bool strict = false;
   lab::Cli cli(argv[0], "Grades the labs of a source folder (the labs/ layout): build, correctness, safety,\n"
@@ -70,11 +80,12 @@ int main(int argc, char** argv) {
   cli.add_string("backend", &backend, "gpu or cpu (default: gpu when nvidia-smi sees one)");
   cli.add_int("seed", &seed, -1, INT64_MAX, "seed of the inputs (default: a new one each run)");
   cli.add_string("rubric", &rubric_path, "the rubric file");
-  cli.add_string("out", &out_dir, "where the reports go");
+  cli.add_string("out", &out, "where the reports go");
   cli.add_string("build-dir", &build_dir, "build here and reuse what is there (default: a fresh folder, so "
                                           "that nothing a submission left behind in an earlier run is trusted)");
   cli.add_flag("strict", &strict, "exit 1 when the score is below full marks");
   cli.parse(argc, argv);
+  out_dir = out;
 
   grade::Rubric rubric;
   std::string error;

@@ -1,6 +1,7 @@
 #include "grading/isolation.h"
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
@@ -8,7 +9,6 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <sstream>
 
 #include "common/subprocess.h"
@@ -23,13 +23,19 @@ void protect_grader() {
 namespace {
 
 // The parent of a process, from /proc/<pid>/stat ("pid (comm) state ppid ..."; comm may hold
-// spaces and parentheses, so read after the last ')').
+// spaces and parentheses, so read after the last ')'); -1 when it is gone. read(2), not a
+// stream: the process may exit while we read, and libstdc++'s filebuf throws at that error.
 int parent_of(int pid) {
-  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
-  std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  const size_t close = stat.rfind(')');
-  if (close == std::string::npos) return -1;
-  std::istringstream rest(stat.substr(close + 1));
+  const int fd = open(("/proc/" + std::to_string(pid) + "/stat").c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return -1;
+  char buffer[1024];
+  const ssize_t n = read(fd, buffer, sizeof buffer);
+  close(fd);
+  if (n <= 0) return -1;
+  const std::string stat(buffer, size_t(n));
+  const size_t paren = stat.rfind(')');
+  if (paren == std::string::npos) return -1;
+  std::istringstream rest(stat.substr(paren + 1));
   std::string state;
   int ppid = -1;
   rest >> state >> ppid;

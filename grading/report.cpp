@@ -6,6 +6,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "grading/utf8.h"
+
 namespace grade {
 
 namespace {
@@ -22,7 +24,7 @@ const char* status_word(Status s) {
 
 std::string json_string(const std::string& s) {
   std::string out = "\"";
-  for (unsigned char ch : s) {
+  for (unsigned char ch : valid_utf8(s)) {
     switch (ch) {
       case '"': out += "\\\""; break;
       case '\\': out += "\\\\"; break;
@@ -146,6 +148,13 @@ bool write_reports(const std::string& dir, const RunInfo& run, const std::vector
 
   return write_atomically(dir + "/results.json", json.str()) && write_atomically(dir + "/summary.txt", summary) &&
          write_atomically(dir + "/status.txt", status);
+}
+
+bool write_could_not_grade(const std::string& dir, const std::string& why) {
+  const std::string text = "make grade could not grade this submission: " + why;
+  return write_atomically(dir + "/results.json",
+                          "{\n  \"score\": 0,\n  \"output\": " + json_string(text) + ",\n  \"tests\": []\n}\n") &&
+         write_atomically(dir + "/summary.txt", text + "\n");
 }
 
 }  // namespace grade

@@ -34,6 +34,11 @@ void print_check(const CheckResult& c);
 // file renamed over the old one). Returns false when one could not be written.
 bool write_reports(const std::string& dir, const RunInfo& run, const std::vector<LabResult>& labs);
 
+// For a run that could not grade (exit 2): results.json with a score of 0, no tests and `why`
+// as its output, and summary.txt saying so, in place of an earlier run's reports, which would
+// otherwise pass for this one's. status.txt, a learner's last progress, stays.
+bool write_could_not_grade(const std::string& dir, const std::string& why);
+
 // The one-line summary of a lab: "lab 03 matmul_register: 7/13 (build OK, correctness OK, ...)".
 std::string summary_line(const LabResult& lab);
 

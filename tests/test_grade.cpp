@@ -23,12 +23,14 @@ struct Graded {
   std::string results_json;
 };
 
-Graded grade(const std::vector<std::string>& args, bool fresh_build = false, const std::string& out = "build/grade-tests/out") {
+Graded grade(const std::vector<std::string>& args, bool fresh_build = false, const std::string& out = "build/grade-tests/out",
+             const std::vector<std::string>& env = {}) {
   std::vector<std::string> argv = {"build/host/grade", "--backend", "cpu", "--seed", "4242", "--out", out};
   if (!fresh_build) argv.insert(argv.end(), {"--build-dir", kSharedBuild});
   argv.insert(argv.end(), args.begin(), args.end());
   lab::RunOptions options;
   options.timeout_s = 1200;
+  options.env = env;
   Graded g;
   g.run = lab::run_command(argv, options);
   std::ifstream in(out + "/results.json");
@@ -190,6 +192,15 @@ TEST_CASE("the grid limit: a launcher must cap the grid at 65535 blocks along y,
   CHECK(last_line(capped.run.output) == "Score: 6/6");
 }
 
+TEST_CASE("the seed never reaches student code, though `make grade SEED=N` exports it" * doctest::skip(lab_test::kNoCpuSolutions)) {
+  // build/corpus/seed_reader_01 is the solution, except that it dies when SEED is in its environment.
+  const Graded g = grade({"--src", "build/corpus/seed_reader_01", "--lab", "01", "--rubric", "tests/fixtures/rubric-fast.txt"},
+                         false, "build/grade-tests/out", {"SEED=4242", "MAKEFLAGS=SEED=4242"});
+  CAPTURE(g.run.output);
+  REQUIRE(g.run.exited(0));
+  CHECK(last_line(g.run.output) == "Score: 8/8");
+}
+
 TEST_CASE("a hostile submission cannot make itself pass" * doctest::skip(lab_test::kNoCpuSolutions)) {
   // It computes correctly, then rewrites the reports, replaces its sanitizer builds with a
   // script that exits 0, and leaves a daemon rewriting the reports (tests/corpus/tamper).
@@ -225,13 +236,25 @@ TEST_CASE("the grader's own failures exit 2 with a message") {
   };
   // A main shape must be one of the lab's shapes.
   std::ofstream("build/test/rubric-bad-main.txt") << "[01_matmul_naive]\nshapes = 17x31x13\nmain_shapes = 3x3x3\n";
+  const std::string out = "build/test/could-not-grade";
   for (const Bad& bad : cases) {
     CAPTURE(std::string(bad.says));
-    std::vector<std::string> argv = {"build/host/grade"};
+    // An earlier run's report, which must not pass for this one's.
+    lab::run_command({"mkdir", "-p", out});
+    std::ofstream(out + "/results.json") << "{\"score\": 58, \"tests\": []}\n";
+    std::vector<std::string> argv = {"build/host/grade", "--out", out};
     argv.insert(argv.end(), bad.args.begin(), bad.args.end());
     const lab::RunResult r = lab::run_command(argv);
     CHECK_MESSAGE(r.exited(2), r.describe() << ": " << r.output);
     CHECK(contains(r.output, bad.says));
+    std::ifstream in(out + "/results.json");
+    const std::string json((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (std::string(bad.says).rfind("--seed", 0) == 0) {
+      CHECK(contains(json, "\"score\": 58"));  // the arguments never got as far as naming the folder
+    } else {
+      CHECK(contains(json, "\"score\": 0,"));
+      CHECK(contains(json, "could not grade this submission: "));
+    }
   }
 }
 
