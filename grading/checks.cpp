@@ -100,6 +100,21 @@ std::vector<std::string> forbidden_headers(const std::string& file) {
   return found;
 }
 
+// Why the lab's folder or file cannot be graded as handed in, or "": each must be itself, not a
+// symbolic link (to the solution, say), and the file a regular one of a sane size (a FIFO
+// would block the build, a device would never end).
+std::string not_a_plain_file(const std::string& folder, const std::string& file) {
+  constexpr off_t kMaxBytes = 1 << 20;
+  struct stat st;
+  for (const std::string& path : {folder, file}) {
+    if (lstat(path.c_str(), &st) != 0) return "no file " + file;
+    if (S_ISLNK(st.st_mode)) return path + " is a symbolic link: hand in the file itself";
+  }
+  if (!S_ISREG(st.st_mode)) return file + " is not a regular file";
+  if (st.st_size > kMaxBytes) return file + " is larger than 1 MiB";
+  return "";
+}
+
 // Functions the student's object calls that the labs forbid: libraries, and loading them at
 // run time.
 std::vector<std::string> forbidden_symbols(const std::string& object) {
@@ -160,8 +175,8 @@ CheckResult check_build(const Context& ctx, const LabRubric& lab, LabPrograms* p
     c.seconds = seconds_since(start);
     return c;
   };
-  if (!exists(file)) {
-    c.details.push_back("no file " + file);
+  if (const std::string why = not_a_plain_file(ctx.src + "/" + lab.lab, file); !why.empty()) {
+    c.details.push_back(why);
     return done(Status::kFail);
   }
   const std::vector<std::string> headers = forbidden_headers(file);
@@ -172,6 +187,12 @@ CheckResult check_build(const Context& ctx, const LabRubric& lab, LabPrograms* p
   }
   std::string log;
   if (!make_program(ctx, ctx.src, lab, ctx.backend, &programs->main, &log)) {
+    // An empty or cut-off file compiles, and then the link cannot find the launcher.
+    const std::string launcher = lab.file.substr(0, lab.file.rfind('.'));
+    if (contains(log, "undefined reference to `" + launcher + "(")) {
+      c.details.push_back(file + " does not define " + launcher +
+                          "(...), the launcher the lab program calls (its declaration: harness/launchers.h)");
+    }
     c.details.push_back("the compiler says:");
     const std::vector<std::string> lines = report_lines(log, lab.file, {"error", "Error"}, 20);
     const std::vector<std::string> shown = lines.empty() ? quote_output(log, 20) : lines;

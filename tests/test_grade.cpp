@@ -6,6 +6,7 @@
 // grader's default: a fresh one.
 #include <doctest/doctest.h>
 
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -199,6 +200,39 @@ TEST_CASE("the seed never reaches student code, though `make grade SEED=N` expor
   CAPTURE(g.run.output);
   REQUIRE(g.run.exited(0));
   CHECK(last_line(g.run.output) == "Score: 8/8");
+}
+
+TEST_CASE("a lab file that is a link, a FIFO or empty fails the build with a line that says so" *
+          doctest::skip(lab_test::kNoCpuSolutions)) {
+  const std::string root = "build/test/odd-files";
+  lab::run_command({"rm", "-rf", root});
+  auto lab_dir = [&](const std::string& name) {
+    const std::string dir = root + "/" + name + "/01_matmul_naive";
+    lab::run_command({"mkdir", "-p", dir});
+    return dir;
+  };
+  const std::string solution = std::filesystem::current_path().string() + "/solutions/01_matmul_naive";
+  lab::run_command({"ln", "-s", solution + "/matmul_naive.cu", lab_dir("file_link") + "/matmul_naive.cu"});
+  lab::run_command({"mkdir", "-p", root + "/folder_link"});
+  lab::run_command({"ln", "-s", solution, root + "/folder_link/01_matmul_naive"});
+  lab::run_command({"mkfifo", lab_dir("fifo") + "/matmul_naive.cu"});
+  std::ofstream(lab_dir("empty") + "/matmul_naive.cu") << "";
+  const std::pair<const char*, const char*> cases[] = {
+      {"file_link", "matmul_naive.cu is a symbolic link: hand in the file itself"},
+      {"folder_link", "01_matmul_naive is a symbolic link: hand in the file itself"},
+      {"fifo", "matmul_naive.cu is not a regular file"},
+      {"empty", "matmul_naive.cu does not define matmul_naive(...), the launcher the lab program calls"},
+  };
+  for (const auto& [name, says] : cases) {
+    SUBCASE(name) {
+      const Graded g = grade({"--src", root + "/" + name, "--lab", "01", "--rubric", "tests/fixtures/rubric-fast.txt"});
+      CAPTURE(g.run.output);
+      REQUIRE(g.run.exited(0));
+      CHECK(contains(check_line(g.run.output, "build"), ": FAIL"));
+      CHECK(contains(g.run.output, says));
+      CHECK(last_line(g.run.output) == "Score: 0/8");
+    }
+  }
 }
 
 TEST_CASE("a hostile submission cannot make itself pass" * doctest::skip(lab_test::kNoCpuSolutions)) {
