@@ -5,10 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cmath>
 #include <cstring>
-#include <fstream>
-#include <map>
 #include <random>
 #include <sstream>
 
