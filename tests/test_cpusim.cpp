@@ -427,6 +427,14 @@ TEST_SUITE("cpusim") {
     std::remove(log.c_str());
   }
 
+  TEST_CASE("copies between host and device are counted; device-to-device ones, by kind or by pointer, are not") {
+    const lab::RunResult r = run("copy_counts");
+    CHECK_RUN(r, r.exited(0));
+    CHECK(r.output ==
+          "start 0\nhost_to_device 1\ndevice_to_device 1\ndefault_device_to_device 1\ndefault_device_to_host 2\n"
+          "to_symbol_from_host 3\nto_symbol_from_device 3\nfrom_symbol_default_to_device 3\nfrom_symbol_to_host 4\n");
+  }
+
   TEST_CASE("cpucc") {
     const std::string out = temp_dir() + "/a.out";
     SUBCASE("bad usage exits 2 with a usage line") {

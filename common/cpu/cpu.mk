@@ -34,9 +34,9 @@ CPUSIM_SUITE_ASAN := oob_global oob_shared vector_add
 CPUSIM_SUITE_TSAN := race_blocks missing_barrier matmul_shared warp_reduce
 CPUSIM_SUITE_COUNT := access_patterns
 # Also built: host_main (a .cu and a .cpp file), and two programs that nvcc does not build:
-# compile_fail/static_smem_too_big (ptxas rejects it) and cpu_only/kernel_exception.
+# compile_fail/static_smem_too_big (ptxas rejects it), cpu_only/kernel_exception and cpu_only/copy_counts.
 CPUSIM_SUITE_PLAIN_BINS := $(addprefix $(CPUSIM_SUITE_DIR)/,$(CPUSIM_SUITE_PROGRAMS) host_main \
-  static_smem_too_big kernel_exception)
+  static_smem_too_big kernel_exception copy_counts)
 CPUSIM_SUITE_ASAN_BINS := $(addprefix $(CPUSIM_SUITE_DIR)/,$(addsuffix .asan,$(CPUSIM_SUITE_ASAN)))
 CPUSIM_SUITE_TSAN_BINS := $(addprefix $(CPUSIM_SUITE_DIR)/,$(addsuffix .tsan,$(CPUSIM_SUITE_TSAN)))
 CPUSIM_SUITE_COUNT_BINS := $(addprefix $(CPUSIM_SUITE_DIR)/,$(addsuffix .count,$(CPUSIM_SUITE_COUNT)))
@@ -61,6 +61,9 @@ $(CPUSIM_SUITE_TSAN_BINS): $(CPUSIM_SUITE_DIR)/%.tsan: tests/cpusim/%.cu $(CPUSI
 $(CPUSIM_SUITE_COUNT_BINS): $(CPUSIM_SUITE_DIR)/%.count: tests/cpusim/%.cu $(CPUSIM_SUITE_DEPS) \
     $(CPUSIM_CACHE)/count/libcpusim.a | $(CPUSIM_SUITE_DIR)
 	$(CPUCC) -O2 --count-accesses $< -o $@
+$(CPUSIM_SUITE_DIR)/copy_counts: tests/cpusim/cpu_only/copy_counts.cu $(CPUSIM_HEADERS) \
+    $(CPUSIM_CACHE)/plain/libcpusim.a | $(CPUSIM_SUITE_DIR)
+	$(CPUCC) -O2 $< -o $@
 $(CPUSIM_SUITE_DIR)/kernel_exception: tests/cpusim/cpu_only/kernel_exception.cu $(CPUSIM_HEADERS) \
     $(CPUSIM_CACHE)/plain/libcpusim.a | $(CPUSIM_SUITE_DIR)
 	$(CPUCC) -O2 $< -o $@

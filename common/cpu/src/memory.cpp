@@ -163,10 +163,15 @@ void free_all_allocations() {
   device_bytes = 0;
 }
 
-cudaError_t copy_symbol(void* dst, const void* src, size_t count, size_t symbol_size, size_t offset) {
+// The symbol (a global here, not in the allocation table) is device memory; the other side is
+// the host's unless `kind`, or for cudaMemcpyDefault the pointer itself, says otherwise.
+cudaError_t copy_symbol(void* dst, const void* src, size_t count, size_t symbol_size, size_t offset,
+                        cudaMemcpyKind kind) {
   if (cudaError_t e = sticky_error()) return record_error(e);
   if (offset + count > symbol_size) return record_error(cudaErrorInvalidValue);
-  ++host_device_copy_count;
+  const bool device_to_device =
+      kind == cudaMemcpyDeviceToDevice || (kind == cudaMemcpyDefault && (is_device(dst) || is_device(src)));
+  if (!device_to_device) ++host_device_copy_count;
   std::memcpy(dst, src, count);
   return cudaSuccess;
 }

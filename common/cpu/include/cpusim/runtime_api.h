@@ -370,19 +370,18 @@ template <class T> cudaError_t cudaHostAlloc(T** ptr, size_t size, unsigned int 
 
 // __constant__ and __device__ variables are ordinary globals here, so a symbol is its object.
 namespace cpusim::detail {
-cudaError_t copy_symbol(void* dst, const void* src, size_t count, size_t symbol_size, size_t offset);
+cudaError_t copy_symbol(void* dst, const void* src, size_t count, size_t symbol_size, size_t offset,
+                        cudaMemcpyKind kind);
 }
 template <class T>
 cudaError_t cudaMemcpyToSymbol(T& symbol, const void* src, size_t count, size_t offset = 0,
                                cudaMemcpyKind kind = cudaMemcpyHostToDevice) {
-  (void)kind;
-  return cpusim::detail::copy_symbol(reinterpret_cast<char*>(&symbol) + offset, src, count, sizeof(T), offset);
+  return cpusim::detail::copy_symbol(reinterpret_cast<char*>(&symbol) + offset, src, count, sizeof(T), offset, kind);
 }
 template <class T>
 cudaError_t cudaMemcpyFromSymbol(void* dst, const T& symbol, size_t count, size_t offset = 0,
                                  cudaMemcpyKind kind = cudaMemcpyDeviceToHost) {
-  (void)kind;
-  return cpusim::detail::copy_symbol(dst, reinterpret_cast<const char*>(&symbol) + offset, count, sizeof(T), offset);
+  return cpusim::detail::copy_symbol(dst, reinterpret_cast<const char*>(&symbol) + offset, count, sizeof(T), offset, kind);
 }
 
 // cpusim's own: how many copies between host and device memory (cudaMemcpy and its variants,
