@@ -203,8 +203,9 @@ CheckResult check_build(const Context& ctx, const LabRubric& lab, LabPrograms* p
     return done(Status::kFail);
   }
   if (ctx.backend == "cpu") {
-    for (auto [flavor, program] : {std::pair{"cpu-asan", &programs->asan}, std::pair{"cpu-tsan", &programs->tsan},
-                                   std::pair{"cpu-count", &programs->count}}) {
+    std::vector<std::pair<const char*, Program*>> flavors = {{"cpu-asan", &programs->asan}, {"cpu-tsan", &programs->tsan}};
+    if (lab.technique != "none") flavors.push_back({"cpu-count", &programs->count});  // its counts
+    for (auto [flavor, program] : flavors) {
       if (!make_program(ctx, ctx.src, lab, flavor, program, &log)) {
         c.details.push_back(std::string("the ") + flavor + " build failed:");
         const std::vector<std::string> shown = quote_output(log, 12);

@@ -47,7 +47,8 @@ struct Program {
 struct LabPrograms {
   Program main;                // the lab program for this backend
   Program asan, tsan;          // CPU backend: the sanitizer builds (safety)
-  Program count;               // CPU backend: the build that counts memory accesses (technique)
+  Program count;               // CPU backend: the build that counts memory accesses (technique;
+                               // not built for a lab whose technique is none)
   Program solution;            // the solution's program (time limits; performance); may be empty
 };
 

@@ -39,6 +39,18 @@ std::vector<std::string> csv_cells(const std::string& line) {
   return cells;
 }
 
+// The command that shows a student the counts per launch, on this backend.
+std::string how_to_count(const Context& ctx, const LabRubric& lab) {
+  std::string args;
+  for (const std::string& a : lab.technique_shape.size_args()) args += " " + a;
+  const std::string program = "$(make -s program LAB=" + lab.lab.substr(0, 2) + " SRC=" + ctx.src;
+  if (ctx.backend == "cpu") {
+    return "the counts per launch (docs/cpu-backend.md): CPUSIM_LAUNCH_LOG=/dev/stdout " + program +
+           " FLAVOR=cpu-count) --no-time --quiet" + args;
+  }
+  return "the counts per launch: ncu --metrics " + std::string(kNcuMetrics) + " " + program + ") --no-time --quiet" + args;
+}
+
 }  // namespace
 
 Traffic traffic_from_launch_log(const std::string& path) {
@@ -156,8 +168,10 @@ CheckResult check_technique(const Context& ctx, const LabRubric& lab, const LabP
   const Cases cases = write_cases(ctx, "technique", {lab.technique_shape});
   Traffic traffic;
   if (ctx.backend == "cpu") {
+    // Technique none asks only for a launch, which the plain build's log shows too.
     const std::string log = cases.dir + "/launches.txt";
-    run_program(ctx, programs.count, {"--serve", cases.dir}, {"CPUSIM_LAUNCH_LOG=" + log});
+    run_program(ctx, programs.count.path.empty() ? programs.main : programs.count, {"--serve", cases.dir},
+                {"CPUSIM_LAUNCH_LOG=" + log});
     traffic = traffic_from_launch_log(log);
   } else if (ctx.have_ncu) {
     const std::string csv = cases.dir + "/ncu.csv";
@@ -183,6 +197,7 @@ CheckResult check_technique(const Context& ctx, const LabRubric& lab, const LabP
     if (!why.empty()) {
       c.status = Status::kFail;
       c.details.insert(c.details.end(), why.begin(), why.end());
+      if (v.pass) c.details.push_back(how_to_count(ctx, lab));
     }
   }
   return all_or_nothing(c, start);

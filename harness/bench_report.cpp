@@ -17,19 +17,6 @@ namespace lab {
 
 namespace {
 
-// A lab program's arguments for a problem's sizes.
-std::vector<std::string> size_args(const Case& c) {
-  switch (c.op) {
-    case Op::kMatmul:
-      return {"--m", std::to_string(c.M), "--n", std::to_string(c.N), "--k", std::to_string(c.K)};
-    case Op::kTranspose:
-      return {"--rows", std::to_string(c.rows), "--cols", std::to_string(c.cols)};
-    case Op::kDot:
-      return {"--n", std::to_string(c.n)};
-  }
-  return {};
-}
-
 std::string first_line(const std::string& text) {
   std::istringstream lines(text);
   for (std::string line; std::getline(lines, line);) {
@@ -123,7 +110,7 @@ BenchRow run_solution(const std::string& program, const std::string& lab_name, c
   row.name = lab_name.substr(0, 2) + " " + lab_name.substr(3);  // "01 matmul_naive"
   row.solution = true;
   std::vector<std::string> argv = {program};
-  for (const std::string& arg : size_args(c)) argv.push_back(arg);
+  for (const std::string& arg : c.size_args()) argv.push_back(arg);
   for (const std::string& arg : {std::string("--reps"), std::to_string(reps), std::string("--quiet"),
                                  std::string("--result"), result_file}) {
     argv.push_back(arg);

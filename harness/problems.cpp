@@ -45,6 +45,18 @@ bool Case::from_dims(const std::string& op, const int64_t d[3], Case* out) {
   return true;
 }
 
+std::vector<std::string> Case::size_args() const {
+  switch (op) {
+    case Op::kMatmul:
+      return {"--m", std::to_string(M), "--n", std::to_string(N), "--k", std::to_string(K)};
+    case Op::kTranspose:
+      return {"--rows", std::to_string(rows), "--cols", std::to_string(cols)};
+    case Op::kDot:
+      return {"--n", std::to_string(n)};
+  }
+  return {};
+}
+
 std::string Case::describe() const {
   char text[128];
   switch (op) {

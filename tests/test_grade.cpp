@@ -267,7 +267,11 @@ TEST_CASE("the grader's own failures exit 2 with a message") {
       {{"--rubric", "tests/fixtures/skeleton/solution.cu"}, "solution.cu:1: expected 'key = value'"},
       {{"--seed", "x"}, "--seed takes a whole number"},
       {{"--rubric", "build/test/rubric-bad-main.txt"}, "main shape '3x3x3' is not one of the shapes listed above it"},
+      // A rubric of before the technique was measured.
+      {{"--rubric", "build/test/rubric-old-technique.txt"},
+       "rubric-old-technique.txt:2: technique is none, reuse=BYTES_PER_FMA, outputs_per_thread=N, coalesced=SHARE or one_pass"},
   };
+  std::ofstream("build/test/rubric-old-technique.txt") << "[02_matmul_tiled]\ntechnique = shared_memory\n";
   // A main shape must be one of the lab's shapes.
   std::ofstream("build/test/rubric-bad-main.txt") << "[01_matmul_naive]\nshapes = 17x31x13\nmain_shapes = 3x3x3\n";
   const std::string out = "build/test/could-not-grade";
