@@ -42,12 +42,12 @@ WRAP_COPIES := $(foreach f,cudaMemcpy cudaMemcpyAsync cudaMemcpy2D cudaMemcpy2DA
   cudaMemcpyFromSymbol cudaMemcpyToSymbolAsync cudaMemcpyFromSymbolAsync,-Xlinker --wrap=$(f))
 LINK_gpu := $(NVCC) -arch=$(ARCH) $(WRAP_COPIES)
 LINK_gpu-debug := $(LINK_gpu)
-CU_cpu := $(CPUCC) -O2 -I .
-CU_cpu-debug := $(CPUCC) -O0 -g -D LAB_DEBUG_SYNC -I .
-CU_cpu-asan := $(CPUCC) -O1 -g -fsanitize=address -I .
-CU_cpu-tsan := $(CPUCC) -O1 -g -fsanitize=thread -I .
+CU_cpu := $(CPUCC) -O2 -I.
+CU_cpu-debug := $(CPUCC) -O0 -g -D LAB_DEBUG_SYNC -I.
+CU_cpu-asan := $(CPUCC) -O1 -g -fsanitize=address -I.
+CU_cpu-tsan := $(CPUCC) -O1 -g -fsanitize=thread -I.
 # Counts each kernel's global loads, stores and atomics (the grader's technique check).
-CU_cpu-count := $(CPUCC) -O2 --count-accesses -I .
+CU_cpu-count := $(CPUCC) -O2 --count-accesses -I.
 $(foreach f,cpu cpu-debug cpu-asan cpu-tsan cpu-count,$(eval LINK_$(f) := $(CU_$(f))))
 $(foreach f,cpu cpu-debug cpu-asan cpu-tsan cpu-count,$(eval CU_$(f) += -MMD))
 $(foreach f,cpu cpu-debug cpu-asan cpu-tsan cpu-count,$(eval CPP_$(f) := $(CU_$(f))))
@@ -56,6 +56,13 @@ CU_gpu-debug += -MMD -MP
 CPP_gpu += -MMD -MP
 CPP_gpu-debug += -MMD -MP
 FLAVORS := gpu gpu-debug cpu cpu-debug cpu-asan cpu-tsan cpu-count
+# A student file sees the lab's public headers only, copied into $(PUBLIC), never the checkout:
+# `#include "solutions/..."` does not resolve. -MD lists every header it read, the compilers'
+# own included, for the grader to check that nothing else was reached (grading/submission.h).
+PUBLIC := $(BUILD)/public
+PUBLIC_HEADERS := $(addprefix $(PUBLIC)/,common/ceil_div.h common/cuda_check.h common/exit_codes.h \
+  common/grid_limits.h harness/launchers.h)
+$(foreach f,$(FLAVORS),$(eval STUDENT_CU_$(f) := $(filter-out -I. -MMD,$(CU_$(f))) -I$(PUBLIC) -MD))
 # The CPU flavors compile once the backend's runtime is built, and link against its library.
 $(foreach f,$(FLAVORS),$(eval DEPS_$(f) := $(if $(filter cpu%,$(f)),| cpusim-runtime)))
 RUNTIME_LIB_cpu := $(CPUSIM_CACHE)/plain/libcpusim.a
@@ -84,6 +91,14 @@ LAB ?=
 ifdef VARIANT
 SRC := $(if $(wildcard solutions/variants/$(VARIANT)/.),solutions/variants/$(VARIANT),$(VARIANTS)/$(VARIANT))
 endif
+# SRC as typed, expanded never again: make expands a variable's value each time it is used, and
+# a submission folder named `x$(shell ...)` must not run anything. It reaches the grader quoted
+# (the grader builds a private copy whatever the name); only a plain name gets rules of its own
+# (make run, make program).
+override SRC := $(value SRC)
+make_special_chars := $$ ( ) : ; \# ' " ` \ % * ? [ ]
+plain_name = $(and $(filter 1,$(words $(1))),$(if $(strip $(foreach c,$(make_special_chars),$(findstring $(c),$(1)))),,yes))
+shell_quote = '$(subst ','\'',$(1))'
 # LAB=01 or LAB=01_matmul_naive -> 01_matmul_naive
 lab_name = $(firstword $(filter $(1)%,$(LABS)))
 # A source folder's name inside build/: labs, solutions, or its path with / as _.
@@ -92,6 +107,10 @@ src_tag = $(subst /,_,$(patsubst $(CURDIR)/%,%,$(abspath $(1))))
 lab_program = $(BUILD)/$(3)/bin/$(call src_tag,$(2))/$(1)
 
 # ---- the shared library ----
+
+$(PUBLIC)/%.h: %.h
+	@mkdir -p $(@D)
+	cp $< $@
 
 HOST_SRCS := common/fill.cpp common/reference.cpp common/compare.cpp common/cli.cpp \
              common/subprocess.cpp common/timing_stats.cpp harness/problems.cpp harness/protocol.cpp \
@@ -117,15 +136,16 @@ $(foreach f,$(FLAVORS),$(eval $(call flavor_rules,$(f))))
 # A lab program: the lab's main, the student file from one source folder, the library.
 # $(1) lab, $(2) source folder, $(3) flavor
 define lab_program_rules
-$(BUILD)/$(3)/obj/$(call src_tag,$(2))/$(1)/$(LAB_FILE_$(1):.cu=.o): $(2)/$(1)/$(LAB_FILE_$(1)) $(DEPS_$(3))
+$(BUILD)/$(3)/obj/$(call src_tag,$(2))/$(1)/$(LAB_FILE_$(1):.cu=.o): $(2)/$(1)/$(LAB_FILE_$(1)) $(PUBLIC_HEADERS) \
+    $(DEPS_$(3))
 	@mkdir -p $$(@D)
-	$(CU_$(3)) -c $$< -o $$@
+	$(STUDENT_CU_$(3)) -c $$< -o $$@
 $(call lab_program,$(1),$(2),$(3)): $(BUILD)/$(3)/obj/$(call src_tag,$(2))/$(1)/$(LAB_FILE_$(1):.cu=.o) \
     $(BUILD)/$(3)/obj/harness/$(1).o $(RUNTIME_SRCS:%.cpp=$(BUILD)/$(3)/obj/%.o) $(HOST_OBJS) $(RUNTIME_LIB_$(3))
 	@mkdir -p $$(@D)
 	$(LINK_$(3)) $$(filter-out %.a,$$^) -o $$@
 endef
-SRC_DIRS := $(filter-out $(CORPUS)/% $(VARIANTS)/%,$(sort labs $(if $(SOLUTION_LABS),solutions $(BUILD)/skeletons) $(SRC)))
+SRC_DIRS := $(filter-out $(CORPUS)/% $(VARIANTS)/%,$(sort labs $(if $(SOLUTION_LABS),solutions $(BUILD)/skeletons) $(if $(call plain_name,$(SRC)),$(SRC))))
 $(foreach f,$(FLAVORS),$(foreach s,$(SRC_DIRS),$(foreach l,$(LABS),$(eval $(call lab_program_rules,$(l),$(s),$(f))))))
 
 # The comparison of `make run` on a GPU, and `make bench`: they measure the ceilings of
@@ -241,7 +261,7 @@ all: $(foreach s,labs $(if $(SOLUTION_LABS),solutions),$(foreach l,$(LABS),$(cal
 # fails below full marks; RUBRIC=file. The grader's own exit status (0 ran, 1 below full marks
 # with STRICT=1, 2 could not run) is printed: make reports any failure as its own status 2.
 grade: deps-backend $(GRADER)
-	@$(GRADER) --src "$(SRC)" --backend $(BACKEND) $(if $(LAB),--lab $(LAB)) $(if $(SEED),--seed $(SEED)) \
+	@$(GRADER) --src $(call shell_quote,$(SRC)) --backend $(BACKEND) $(if $(LAB),--lab $(LAB)) $(if $(SEED),--seed $(SEED)) \
 	  $(if $(STRICT),--strict) $(if $(RUBRIC),--rubric "$(RUBRIC)"); status=$$?; \
 	  [ $$status -eq 0 ] || echo "(the grader exited with status $$status)"; exit $$status
 
@@ -288,6 +308,8 @@ doctor:
 	@scripts/doctor
 
 run:
+	@$(if $(call plain_name,$(SRC)),,echo "make run: SRC="$(call shell_quote,$(SRC))" is not a name make can build from (a space, or one" \
+	  "of $$ ( ) : ; # ' \" \` \\ % * ? [ ]): rename the folder; make grade takes any name" >&2; exit 2)
 	@[ -n "$(LAB)" ] || { echo "make run: say which lab, e.g. make run LAB=01 (labs: $(LABS))" >&2; exit 2; }
 	@[ -n "$(call lab_name,$(LAB))" ] || { echo "make run: no lab '$(LAB)' here (labs: $(LABS))" >&2; exit 2; }
 	@$(if $(filter $(VARIANTS)/%,$(SRC)),$(MAKE) --no-print-directory -s $(SRC)/$(call lab_name,$(LAB))/$(LAB_FILE_$(call lab_name,$(LAB))) >/dev/null &&) \

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <filesystem>
 #include <cstring>
 #include <random>
 #include <sstream>
@@ -13,6 +14,7 @@
 #include "common/timing.h"
 #include "grading/case_runs.h"
 #include "grading/isolation.h"
+#include "grading/submission.h"
 #include "grading/utf8.h"
 #include "harness/protocol.h"
 
@@ -65,7 +67,8 @@ bool make_program(const Context& ctx, const std::string& src, const LabRubric& l
   std::string path = r.output;
   while (!path.empty() && path.back() == '\n') path.pop_back();
   path = path.substr(path.rfind('\n') + 1);
-  program->path = path;
+  // Absolute: student programs run in working folders of their own.
+  program->path = std::filesystem::absolute(path).string();
   program->object = object_of(path, lab);
   program->fingerprint = fingerprint(path);
   return !program->fingerprint.empty();
@@ -75,9 +78,9 @@ bool make_program(const Context& ctx, const std::string& src, const LabRubric& l
 // #include hidden behind a macro is found too). The CPU backend's headers stand in for the
 // toolkit's: they exist on every machine and name the same files.
 // Returns what is used, e.g. "cuBLAS (cublas_v2.h)".
-std::vector<std::string> forbidden_headers(const std::string& file) {
+std::vector<std::string> forbidden_headers(const std::string& file, const std::string& public_dir) {
   const lab::RunResult r = lab::run_command(
-      {"g++", "-M", "-MG", "-x", "c++", "-std=c++17", "-D__CUDACC__", "-I.", "-Icommon/cpu/include", file});
+      {"g++", "-M", "-MG", "-x", "c++", "-std=c++17", "-D__CUDACC__", "-I" + public_dir, "-Icommon/cpu/include", file});
   std::vector<std::string> found;
   std::istringstream words(r.output);
   for (std::string w; words >> w;) {
@@ -95,21 +98,6 @@ std::vector<std::string> forbidden_headers(const std::string& file) {
     if (std::find(found.begin(), found.end(), use) == found.end()) found.push_back(use);
   }
   return found;
-}
-
-// Why the lab's folder or file cannot be graded as handed in, or "": each must be itself, not a
-// symbolic link (to the solution, say), and the file a regular one of a sane size (a FIFO
-// would block the build, a device would never end).
-std::string not_a_plain_file(const std::string& folder, const std::string& file) {
-  constexpr off_t kMaxBytes = 1 << 20;
-  struct stat st;
-  for (const std::string& path : {folder, file}) {
-    if (lstat(path.c_str(), &st) != 0) return "no file " + file;
-    if (S_ISLNK(st.st_mode)) return path + " is a symbolic link: hand in the file itself";
-  }
-  if (!S_ISREG(st.st_mode)) return file + " is not a regular file";
-  if (st.st_size > kMaxBytes) return file + " is larger than 1 MiB";
-  return "";
 }
 
 // Functions the student's object calls that the labs forbid: libraries, and loading them at
@@ -176,14 +164,50 @@ CheckResult check_build(const Context& ctx, const LabRubric& lab, LabPrograms* p
     c.details.push_back(why);
     return done(Status::kFail);
   }
-  const std::vector<std::string> headers = forbidden_headers(file);
+  // The builds read a private copy of the one file (grading/submission.h), in a folder named
+  // after the submission's path so that a reused build folder keeps one per submission.
+  const std::string copies = ctx.build_dir + "/submission/" + std::to_string(std::hash<std::string>{}(ctx.src));
+  const std::string copy = copies + "/" + lab.lab + "/" + lab.file;
+  std::string error;
+  if (!copy_if_changed(file, copy, &error)) throw CannotGrade(error);
+  const std::string public_dir = ctx.build_dir + "/public";
+  const std::vector<std::string> headers = forbidden_headers(copy, public_dir);
   if (!headers.empty()) {
     c.details.push_back("uses " + headers.front() + ": the labs must not use cuBLAS, cuBLASLt, CUB or Thrust;");
     c.details.push_back("the point of each lab is to write the kernel yourself");
     return done(Status::kFail);
   }
-  std::string log;
-  if (!make_program(ctx, ctx.src, lab, ctx.backend, &programs->main, &log)) {
+  std::vector<std::string> roots = system_include_roots();
+  roots.push_back(std::filesystem::weakly_canonical(public_dir).string());
+  // Each build of the student's file, then what it read: a file outside the lab's headers and
+  // the compilers' own (the solution, by any path or macro) fails the build.
+  struct Built {
+    bool ok = true, refused = false;
+    std::string log;  // the compiler's, when the build failed
+  };
+  auto build = [&](const std::string& flavor, Program* program) {
+    Built b;
+    if (!make_program(ctx, copies, lab, flavor, program, &b.log)) {
+      for (size_t at; (at = b.log.find(copies)) != std::string::npos;) b.log.replace(at, copies.size(), ctx.src);
+      b.ok = false;
+      return b;
+    }
+    const std::string object = program->object;
+    const std::string foreign = foreign_include(object.substr(0, object.size() - 2) + ".d", copy, roots);
+    if (foreign.empty()) return b;
+    c.details.push_back("the build read a file that is none of the lab's headers (" + public_headers_text(public_dir) +
+                        ") nor a system header:");
+    std::vector<std::string> shown = quote_output(foreign, 1);
+    const std::vector<std::string> line = quote_output(include_line(copy, foreign), 1);
+    shown.insert(shown.end(), line.begin(), line.end());
+    c.details.insert(c.details.end(), shown.begin(), shown.end());
+    c.details.push_back("a lab is graded from its own file alone, and this one scores 0");
+    b.ok = false, b.refused = true;
+    return b;
+  };
+  if (const Built b = build(ctx.backend, &programs->main); !b.ok) {
+    if (b.refused) return done(Status::kFail);
+    const std::string& log = b.log;
     // An empty or cut-off file compiles, and then the link cannot find the launcher.
     const std::string launcher = lab.file.substr(0, lab.file.rfind('.'));
     if (contains(log, "undefined reference to `" + launcher + "(")) {
@@ -206,9 +230,11 @@ CheckResult check_build(const Context& ctx, const LabRubric& lab, LabPrograms* p
     std::vector<std::pair<const char*, Program*>> flavors = {{"cpu-asan", &programs->asan}, {"cpu-tsan", &programs->tsan}};
     if (lab.technique != "none") flavors.push_back({"cpu-count", &programs->count});  // its counts
     for (auto [flavor, program] : flavors) {
-      if (!make_program(ctx, ctx.src, lab, flavor, program, &log)) {
+      program->sanitizer = std::string(flavor) != "cpu-count";
+      if (const Built b = build(flavor, program); !b.ok) {
+        if (b.refused) return done(Status::kFail);
         c.details.push_back(std::string("the ") + flavor + " build failed:");
-        const std::vector<std::string> shown = quote_output(log, 12);
+        const std::vector<std::string> shown = quote_output(b.log, 12);
         c.details.insert(c.details.end(), shown.begin(), shown.end());
         return done(Status::kFail);
       }
@@ -217,6 +243,7 @@ CheckResult check_build(const Context& ctx, const LabRubric& lab, LabPrograms* p
   // The solution's program, when this checkout has it: its times set the time limits, and on
   // a GPU its speed is the performance target.
   if (ctx.have_solutions && exists("solutions/" + lab.lab + "/" + lab.file)) {
+    std::string log;
     if (!make_program(ctx, "solutions", lab, ctx.backend, &programs->solution, &log)) programs->solution = Program();
   }
   return done(Status::kPass);
@@ -406,9 +433,9 @@ CheckResult check_safety(const Context& ctx, const LabRubric& lab, const LabProg
         fail("the " + tool + " build did not compute a correct result: " + v.describe(lab.safety_shape), {});
       }
     };
-    sanitized("AddressSanitizer", programs.asan, {"ASAN_OPTIONS=detect_leaks=0:halt_on_error=1"},
+    sanitized("AddressSanitizer", programs.asan, {"ASAN_OPTIONS=detect_leaks=0:halt_on_error=1:" + sanitizer_memory_option()},
               {"ERROR: AddressSanitizer", "READ of size", "WRITE of size", "cpusim:"});
-    sanitized("ThreadSanitizer", programs.tsan, {}, {"WARNING: ThreadSanitizer", "cpusim:"});
+    sanitized("ThreadSanitizer", programs.tsan, {"TSAN_OPTIONS=" + sanitizer_memory_option()}, {"WARNING: ThreadSanitizer", "cpusim:"});
   }
   return all_or_nothing(c, start);
 }

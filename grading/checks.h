@@ -4,13 +4,21 @@
 #pragma once
 
 #include <chrono>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "common/subprocess.h"
 #include "grading/rubric.h"
+#include "grading/sandbox.h"
 
 namespace grade {
+
+// A failure of the grader's own (a file it cannot read or write): the run cannot grade, exits 2
+// and says why, rather than blaming the student.
+struct CannotGrade : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
 
 enum class Status { kPass, kFail, kSkip, kWaived };
 
@@ -35,6 +43,7 @@ struct Context {
   bool have_solutions = false;
   bool have_compute_sanitizer = false;
   bool have_ncu = false;
+  Sandbox sandbox;         // the fences around each student process
 };
 
 // The programs of one lab, built before any student code runs, with their fingerprints.
@@ -42,6 +51,7 @@ struct Program {
   std::string path;
   std::string object;       // the student file's object, for its symbols
   std::string fingerprint;  // checked before every run
+  bool sanitizer = false;   // built with AddressSanitizer or ThreadSanitizer (no data limit: Sandbox)
 };
 
 struct LabPrograms {
