@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <filesystem>
 #include <cstdlib>
 #include <cstdio>
 #include <random>
@@ -35,8 +36,9 @@ bool is_dir(const std::string& path) {
   return stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-// Where the reports go, once the arguments say so.
-std::string out_dir;
+// Where the reports go, once the arguments say so; and, when this run has a folder of its own
+// under build/grade, that parent, whose `latest` link points at it once it reports.
+std::string out_dir, runs_dir;
 
 // Exit 2, "could not grade": said on stderr and, once the report folder is known, in its
 // results.json in place of an earlier run's.
@@ -45,6 +47,7 @@ std::string out_dir;
   if (!out_dir.empty()) {
     lab::run_command({"mkdir", "-p", out_dir});
     if (!grade::write_could_not_grade(out_dir, why)) std::fprintf(stderr, "make grade: could not write into %s either\n", out_dir.c_str());
+    if (!runs_dir.empty()) grade::point_latest(runs_dir, out_dir);
   }
   std::exit(lab::kExitCannotRun);
 }
@@ -61,74 +64,23 @@ std::string gpu_name() {
   return r.output.substr(0, r.output.find('\n'));
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  const auto start = std::chrono::steady_clock::now();
-  grade::protect_grader();
-  // The builds the grader starts are makes of their own, not part of a calling make's jobs; and
-  // `make grade SEED=N` exports SEED, which no student process may read.
-  for (const char* name : {"MAKEFLAGS", "MFLAGS", "MAKELEVEL", "SEED"}) unsetenv(name);
-
-  std::string src = "labs", lab_filter, backend, rubric_path = "grading/rubric.txt", out = "build/grade", build_dir;
-  int64_t seed = -1;
-  bool strict = false;
-  lab::Cli cli(argv[0], "Grades the labs of a source folder (the labs/ layout): build, correctness, safety,\n"
-                        "technique, performance. Run from the repository root; `make grade` does.");
-  cli.add_string("src", &src, "the folder to grade");
-  cli.add_string("lab", &lab_filter, "only this lab (01 .. 05)");
-  cli.add_string("backend", &backend, "gpu or cpu (default: gpu when nvidia-smi sees one)");
-  cli.add_int("seed", &seed, -1, INT64_MAX, "seed of the inputs (default: a new one each run)");
-  cli.add_string("rubric", &rubric_path, "the rubric file");
-  cli.add_string("out", &out, "where the reports go");
-  cli.add_string("build-dir", &build_dir, "build here and reuse what is there (default: a fresh folder, so "
-                                          "that nothing a submission left behind in an earlier run is trusted)");
-  cli.add_flag("strict", &strict, "exit 1 when the score is below full marks");
-  cli.parse(argc, argv);
-  out_dir = out;
-
-  grade::Rubric rubric;
-  std::string error;
-  if (!grade::read_rubric(rubric_path, &rubric, &error)) cannot_run(error);
-  if (!is_dir(src)) cannot_run("no folder '" + src + "' to grade");
-  const std::string device = gpu_name();
-  if (backend.empty()) backend = device.empty() ? "cpu" : "gpu";
-  if (backend != "gpu" && backend != "cpu") cannot_run("BACKEND must be gpu or cpu, not '" + backend + "'");
-  if (backend == "gpu" && device.empty()) cannot_run("BACKEND=gpu, but nvidia-smi sees no GPU here; BACKEND=cpu grades on the CPU backend");
-  for (const char* tool : {"make", "g++", "nm", "sha256sum"}) {
-    if (!have_command(tool)) cannot_run(std::string("'") + tool + "' is not installed; make doctor says what is missing");
+// The grader's own files, fingerprinted before any student code runs. Where namespaces are
+// missing (Sandbox), a student program could replace them for the next run: checked at the end.
+std::vector<std::pair<std::string, std::string>> trusted_files(const std::string& rubric_path) {
+  std::vector<std::pair<std::string, std::string>> files;
+  for (const std::string& path : {std::filesystem::read_symlink("/proc/self/exe").string(), rubric_path,
+                                  std::string("Makefile")}) {
+    files.push_back({path, grade::fingerprint(path)});
   }
-  if (backend == "gpu" && !have_command("nvcc") && !have_command("/usr/local/cuda/bin/nvcc")) {
-    cannot_run("nvcc is not installed; make doctor says what is missing");
-  }
-  std::vector<const grade::LabRubric*> labs;
-  for (const grade::LabRubric& l : rubric.labs) {
-    if (lab_filter.empty() || &l == rubric.find(lab_filter)) labs.push_back(&l);
-  }
-  if (labs.empty()) cannot_run("no lab '" + lab_filter + "' in " + rubric_path);
+  return files;
+}
 
-  grade::Context ctx;
-  ctx.backend = backend;
-  ctx.src = src;
-  ctx.seed = seed >= 0 ? uint64_t(seed) : std::random_device{}() % 1000000000;
-  ctx.rubric = &rubric;
-  ctx.have_solutions = is_dir("solutions");
-  ctx.have_compute_sanitizer = have_command("compute-sanitizer");
-  ctx.have_ncu = have_command("ncu");
-  const std::string work = grade::make_private_dir("/tmp/grade-");
-  if (work.empty()) cannot_run("cannot make a scratch folder in /tmp");
-  ctx.work_dir = work;
-  ctx.build_dir = build_dir.empty() ? work + "/build" : build_dir;
-  lab::run_command({"mkdir", "-p", out_dir});
-
-  const std::string where = backend == "gpu" ? "the GPU (" + device + ")" : "the CPU backend (no GPU timings)";
-  std::printf("make grade: %s on %s, seed %llu (SEED=%llu reproduces the inputs)\n", src.c_str(), where.c_str(),
-              (unsigned long long)ctx.seed, (unsigned long long)ctx.seed);
-  std::fflush(stdout);
-
+// Builds and grades each lab; the results, in the rubric's order.
+std::vector<grade::LabResult> grade_labs(const grade::Context& ctx, const std::vector<const grade::LabRubric*>& labs) {
+  const std::string& backend = ctx.backend;
+  std::vector<grade::LabResult> results;
   // Build every lab first: the builds run no student code, and each program's fingerprint is
   // taken before any student code can run.
-  std::vector<grade::LabResult> results;
   std::vector<grade::LabPrograms> programs(labs.size());
   std::vector<grade::CheckResult> builds;
   for (size_t i = 0; i < labs.size(); ++i) builds.push_back(grade::check_build(ctx, *labs[i], &programs[i]));
@@ -136,7 +88,7 @@ int main(int argc, char** argv) {
   for (size_t i = 0; i < labs.size(); ++i) {
     const grade::LabRubric& l = *labs[i];
     grade::LabResult result{l.lab, l.file, {}};
-    std::printf("== lab %s %s: %s/%s/%s\n", l.lab.substr(0, 2).c_str(), l.lab.substr(3).c_str(), src.c_str(),
+    std::printf("== lab %s %s: %s/%s/%s\n", l.lab.substr(0, 2).c_str(), l.lab.substr(3).c_str(), ctx.src.c_str(),
                 l.lab.c_str(), l.file.c_str());
     auto record = [&](grade::CheckResult c) {
       grade::print_check(c);
@@ -184,7 +136,104 @@ int main(int argc, char** argv) {
                 grade::points_text(result.max_points()).c_str());
     results.push_back(result);
   }
+  return results;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const auto start = std::chrono::steady_clock::now();
+  grade::protect_grader();
+  // The builds the grader starts are makes of their own, not part of a calling make's jobs; and
+  // `make grade SEED=N` exports SEED, which no student process may read.
+  for (const char* name : {"MAKEFLAGS", "MFLAGS", "MAKELEVEL", "SEED"}) unsetenv(name);
+
+  std::string src = "labs", lab_filter, backend, rubric_path = "grading/rubric.txt", out, build_dir;
+  int64_t seed = -1;
+  bool strict = false, no_namespaces = false;
+  lab::Cli cli(argv[0], "Grades the labs of a source folder (the labs/ layout): build, correctness, safety,\n"
+                        "technique, performance. Run from the repository root; `make grade` does.");
+  cli.add_string("src", &src, "the folder to grade");
+  cli.add_string("lab", &lab_filter, "only this lab (01 .. 05)");
+  cli.add_string("backend", &backend, "gpu or cpu (default: gpu when nvidia-smi sees one)");
+  cli.add_int("seed", &seed, -1, INT64_MAX, "seed of the inputs (default: a new one each run)");
+  cli.add_string("rubric", &rubric_path, "the rubric file");
+  cli.add_string("out", &out, "where the reports go (default: a folder of this run's own, build/grade/<time>-<pid>,\n"
+                              "with build/grade/latest pointing at the newest)");
+  cli.add_string("build-dir", &build_dir, "build here and reuse what is there (default: a fresh folder, so "
+                                          "that nothing a submission left behind in an earlier run is trusted)");
+  cli.add_flag("strict", &strict, "exit 1 when the score is below full marks");
+  cli.add_flag("no-namespaces", &no_namespaces, "grade as on a machine where namespaces are missing: no read-only\n"
+                                                "checkout, network reachable (to test the fences that remain)");
+  cli.parse(argc, argv);
+  if (out.empty()) {
+    runs_dir = "build/grade";
+    out = grade::new_run_folder(runs_dir);
+    if (out.empty()) cannot_run("cannot make a folder for the reports in " + runs_dir);
+  }
+  out_dir = out;
+
+  grade::Rubric rubric;
+  std::string error;
+  if (!grade::read_rubric(rubric_path, &rubric, &error)) cannot_run(error);
+  if (!is_dir(src)) cannot_run("no folder '" + src + "' to grade");
+  const std::string device = gpu_name();
+  if (backend.empty()) backend = device.empty() ? "cpu" : "gpu";
+  if (backend != "gpu" && backend != "cpu") cannot_run("BACKEND must be gpu or cpu, not '" + backend + "'");
+  if (backend == "gpu" && device.empty()) cannot_run("BACKEND=gpu, but nvidia-smi sees no GPU here; BACKEND=cpu grades on the CPU backend");
+  for (const char* tool : {"make", "g++", "nm", "sha256sum"}) {
+    if (!have_command(tool)) cannot_run(std::string("'") + tool + "' is not installed; make doctor says what is missing");
+  }
+  if (backend == "gpu" && !have_command("nvcc") && !have_command("/usr/local/cuda/bin/nvcc")) {
+    cannot_run("nvcc is not installed; make doctor says what is missing");
+  }
+  std::vector<const grade::LabRubric*> labs;
+  for (const grade::LabRubric& l : rubric.labs) {
+    if (lab_filter.empty() || &l == rubric.find(lab_filter)) labs.push_back(&l);
+  }
+  if (labs.empty()) cannot_run("no lab '" + lab_filter + "' in " + rubric_path);
+
+  grade::Context ctx;
+  ctx.backend = backend;
+  ctx.src = src;
+  ctx.seed = seed >= 0 ? uint64_t(seed) : std::random_device{}() % 1000000000;
+  ctx.rubric = &rubric;
+  ctx.have_solutions = is_dir("solutions");
+  ctx.have_compute_sanitizer = have_command("compute-sanitizer");
+  ctx.have_ncu = have_command("ncu");
+  const std::string work = grade::make_private_dir("/tmp/grade-");
+  if (work.empty()) cannot_run("cannot make a scratch folder in /tmp");
+  ctx.work_dir = work;
+  ctx.build_dir = build_dir.empty() ? work + "/build" : build_dir;
+  lab::run_command({"mkdir", "-p", ctx.build_dir});
+  ctx.sandbox = grade::probe_sandbox({std::filesystem::current_path().string(),
+                                       std::filesystem::absolute(ctx.build_dir).string()},
+                                      !no_namespaces);
+  lab::run_command({"mkdir", "-p", out_dir});
+
+  const std::string where = backend == "gpu" ? "the GPU (" + device + ")" : "the CPU backend (no GPU timings)";
+  std::printf("make grade: %s on %s, seed %llu (SEED=%llu reproduces the inputs)\n", src.c_str(), where.c_str(),
+              (unsigned long long)ctx.seed, (unsigned long long)ctx.seed);
+  std::printf("(sandbox: %s)\n", ctx.sandbox.describe().c_str());
+  std::fflush(stdout);
+
+  const auto trusted = trusted_files(rubric_path);
+  // A failure of the grader's own is "could not grade" (exit 2), never the student's 0.
+  std::vector<grade::LabResult> results;
+  try {
+    results = grade_labs(ctx, labs);
+  } catch (const std::exception& e) {
+    grade::kill_leftovers();
+    lab::run_command({"rm", "-rf", work});
+    cannot_run(std::string("the grader failed: ") + e.what());
+  }
   grade::kill_leftovers();
+  for (const auto& [path, sum] : trusted) {
+    if (grade::fingerprint(path) != sum) {
+      lab::run_command({"rm", "-rf", work});
+      cannot_run(path + " changed while student code ran: restore it (git checkout, make) before grading again");
+    }
+  }
 
   double score = 0, max_score = 0;
   for (const grade::LabResult& r : results) {
@@ -192,10 +241,12 @@ int main(int argc, char** argv) {
     max_score += r.max_points();
   }
   grade::RunInfo run{src, backend, backend == "gpu" ? device : "the CPU backend", ctx.seed,
-                     std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()};
+                     std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(),
+                     ctx.sandbox.describe()};
   const bool written = grade::write_reports(out_dir, run, results);
   lab::run_command({"rm", "-rf", work});
   if (!written) cannot_run("could not write the reports into " + out_dir);
+  if (!runs_dir.empty()) grade::point_latest(runs_dir, out_dir);
   std::printf("(reports: %s/results.json, %s/summary.txt; make status shows your progress)\n", out_dir.c_str(),
               out_dir.c_str());
   std::printf("Score: %s/%s\n", grade::points_text(score).c_str(), grade::points_text(max_score).c_str());

@@ -1,8 +1,11 @@
 #include "grading/report.h"
 
+#include <unistd.h>
+
 #include <cmath>
 #include <cstdio>
 #include <ctime>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -109,7 +112,7 @@ bool write_reports(const std::string& dir, const RunInfo& run, const std::vector
 
   std::ostringstream json;
   json << "{\n  \"score\": " << score << ",\n  \"execution_time\": " << int(run.seconds)
-       << ",\n  \"output\": " << json_string(header) << ",\n  \"tests\": [";
+       << ",\n  \"output\": " << json_string(header + std::string("\nsandbox: ") + run.sandbox) << ",\n  \"tests\": [";
   bool first = true;
   for (const LabResult& l : labs) {
     for (const CheckResult& c : l.checks) {
@@ -155,6 +158,23 @@ bool write_could_not_grade(const std::string& dir, const std::string& why) {
   return write_atomically(dir + "/results.json",
                           "{\n  \"score\": 0,\n  \"output\": " + json_string(text) + ",\n  \"tests\": []\n}\n") &&
          write_atomically(dir + "/summary.txt", text + "\n");
+}
+
+std::string new_run_folder(const std::string& parent) {
+  char stamp[32];
+  const std::time_t now = std::time(nullptr);
+  std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", std::localtime(&now));
+  const std::string run = parent + "/" + stamp + "-" + std::to_string(getpid());
+  std::error_code ec;
+  std::filesystem::create_directories(run, ec);
+  return ec ? "" : run;
+}
+
+bool point_latest(const std::string& parent, const std::string& run) {
+  const std::string link = parent + "/latest", tmp = link + ".tmp-" + std::to_string(getpid());
+  std::remove(tmp.c_str());
+  const std::string name = run.substr(run.rfind('/') + 1);
+  return symlink(name.c_str(), tmp.c_str()) == 0 && std::rename(tmp.c_str(), link.c_str()) == 0;
 }
 
 }  // namespace grade

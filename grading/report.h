@@ -22,6 +22,7 @@ struct RunInfo {
   std::string src, backend, device;
   uint64_t seed = 0;
   double seconds = 0;
+  std::string sandbox;  // which fences held around the student's processes (Sandbox::describe)
 };
 
 // Points as people write them: "5", "3.5".
@@ -38,6 +39,13 @@ bool write_reports(const std::string& dir, const RunInfo& run, const std::vector
 // as its output, and summary.txt saying so, in place of an earlier run's reports, which would
 // otherwise pass for this one's. status.txt, a learner's last progress, stays.
 bool write_could_not_grade(const std::string& dir, const std::string& why);
+
+// A folder of its own for this run's reports, under PARENT: "<parent>/20261125-101502-4242"
+// (the time, and this process's id, so that two runs never share one). Made; "" when it cannot be.
+std::string new_run_folder(const std::string& parent);
+
+// Points PARENT/latest at RUN (a folder in PARENT), replacing the link atomically.
+bool point_latest(const std::string& parent, const std::string& run);
 
 // The one-line summary of a lab: "lab 03 matmul_register: 7/13 (build OK, correctness OK, ...)".
 std::string summary_line(const LabResult& lab);

@@ -1,0 +1,44 @@
+// The fences around each student process, on top of its process group, its time limit and the
+// reaping of what it leaves behind (grading/isolation.h): resource limits set by prlimit
+// (util-linux, on every Debian and Ubuntu system), a working folder of its own, and, where this
+// user may make namespaces (unshare), no network and a read-only view of the checkout and the
+// build folder, so that no run can plant a grader, a rubric or a Makefile for the next. Probed
+// once per grading run; the report says which of them hold (docs/instructor.md).
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace grade {
+
+// The limits of one student process (and of everything it starts).
+constexpr long kMemoryLimitMiB = 8192;    // its data (heap and private mappings); malloc fails above
+constexpr long kFileSizeLimitMiB = 1024;  // any one file it writes (the largest lab output is 256 MiB)
+constexpr long kOpenFileLimit = 1024;
+constexpr long kProcessLimit = 256;       // processes of this user; the kernel does not hold root to it
+
+struct Sandbox {
+  bool limits = false;      // prlimit is installed
+  bool namespaces = false;  // unshare works here: no network, READ_ONLY mounted read-only
+  std::vector<std::string> read_only;  // absolute folders student processes must not change
+  bool as_root = false;     // the grader runs as root: the process limit does not bind
+
+  // One line for the report: what holds, and what does not.
+  std::string describe() const;
+
+  // The command that runs ARGV inside the fences, for at most TIMEOUT_S seconds of wall time.
+  // SANITIZED: a compiler sanitizer's build, whose shadow memory a data limit would break (its
+  // own RSS limit, sanitizer_memory_option(), holds it instead). PROFILED: run under Nsight
+  // Compute, which reads the GPU's counters only from the machine's own namespaces.
+  std::vector<std::string> wrap(const std::vector<std::string>& argv, double timeout_s, bool sanitized,
+                                bool profiled) const;
+};
+
+// What this machine offers, for student processes that must not change READ_ONLY.
+// NAMESPACES false: grade as on a machine where they are missing (the tests use it).
+Sandbox probe_sandbox(const std::vector<std::string>& read_only, bool namespaces = true);
+
+// The memory limit of a sanitizer's build, for its *SAN_OPTIONS: "hard_rss_limit_mb=8192".
+std::string sanitizer_memory_option();
+
+}  // namespace grade
