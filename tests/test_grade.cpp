@@ -6,10 +6,12 @@
 // grader's default: a fresh one.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "common/subprocess.h"
@@ -235,11 +237,14 @@ TEST_CASE("a lab file that is a link, a FIFO or empty fails the build with a lin
   }
 }
 
-TEST_CASE("a hostile submission cannot make itself pass" * doctest::skip(lab_test::kNoCpuSolutions)) {
+TEST_CASE("a hostile submission cannot make itself pass, even where namespaces are missing" *
+          doctest::skip(lab_test::kNoCpuSolutions)) {
   // It computes correctly, then rewrites the reports, replaces its sanitizer builds with a
-  // script that exits 0, and leaves a daemon rewriting the reports (tests/corpus/tamper).
+  // script that exits 0, and leaves a daemon rewriting the reports (tests/corpus/tamper). With
+  // no read-only view of the builds, the fingerprints catch it.
   const std::string out = "build/grade-tests/tamper-out";
-  const Graded g = grade({"--src", "tests/corpus/tamper", "--lab", "01", "--rubric", "tests/fixtures/rubric-fast.txt"},
+  const Graded g = grade({"--src", "tests/corpus/tamper", "--lab", "01", "--rubric", "tests/fixtures/rubric-fast.txt",
+                          "--no-namespaces"},
                          /*fresh_build=*/true, out);
   CAPTURE(g.run.output);
   REQUIRE(g.run.exited(0));
@@ -252,7 +257,130 @@ TEST_CASE("a hostile submission cannot make itself pass" * doctest::skip(lab_tes
   const std::string json((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   CHECK(contains(json, "\"score\": 6"));
   CHECK_FALSE(contains(json, "999"));
-  CHECK_FALSE(lab::run_command({"pgrep", "-f", "tests_corpus_tamper"}).exited(0));
+  CHECK_FALSE(lab::run_command({"pgrep", "-x", "tamper_daemon"}).exited(0));
+}
+
+TEST_CASE("a submission's build reads its own file and the lab's headers, nothing else" *
+          doctest::skip(lab_test::kNoCpuSolutions)) {
+  // The solution, included by the name the checkout gives it, by its absolute path, and by a
+  // path that climbs out of wherever the private copy is, built by macros.
+  const std::string root = "build/test/includes";
+  const std::string solution = std::filesystem::current_path().string() + "/solutions/01_matmul_naive/matmul_naive.cu";
+  const std::pair<const char*, std::string> cases[] = {
+      {"by_name", "#include \"solutions/01_matmul_naive/matmul_naive.cu\"\n"},
+      {"absolute", "#include \"" + solution + "\"\n"},
+      {"by_macro", "#define TEXT(x) #x\n#define PATH(x) TEXT(x)\n#include PATH(../../../../../../../../../.." + solution + ")\n"},
+  };
+  for (const auto& [name, text] : cases) {
+    SUBCASE(name) {
+      const std::string dir = root + "/" + name + "/01_matmul_naive";
+      lab::run_command({"mkdir", "-p", dir});
+      std::ofstream(dir + "/matmul_naive.cu") << text;
+      const Graded g = grade({"--src", root + "/" + name, "--lab", "01", "--rubric", "tests/fixtures/rubric-fast.txt"});
+      CAPTURE(g.run.output);
+      REQUIRE(g.run.exited(0));
+      CHECK(contains(check_line(g.run.output, "build"), ": FAIL"));
+      CHECK(contains(g.run.output, std::string(name) == "by_name" ? "No such file or directory"
+                                                                  : "is none of the lab's headers"));
+      CHECK(last_line(g.run.output) == "Score: 0/8");
+    }
+  }
+}
+
+TEST_CASE("a folder of any name is graded like any other, and no command in a name runs" *
+          doctest::skip(lab_test::kNoCpuSolutions)) {
+  const std::string root = std::filesystem::absolute("build/test/names").string();
+  lab::run_command({"rm", "-rf", root});
+  const std::string name = "José Ñ O'Brien \"q\" $(touch ran1) `touch ran2` (p) inj$(shell touch ran3)";
+  const std::string dir = root + "/" + name + "/01_matmul_naive";
+  lab::run_command({"mkdir", "-p", dir});
+  lab::run_command({"cp", "solutions/01_matmul_naive/matmul_naive.cu", dir});
+  const Graded g = grade({"--src", root + "/" + name, "--lab", "01", "--rubric", "tests/fixtures/rubric-fast.txt"});
+  CAPTURE(g.run.output);
+  REQUIRE(g.run.exited(0));
+  CHECK(last_line(g.run.output) == "Score: 8/8");
+  // make grade hands the name on quoted, expanding nothing in it (-n: what it would run).
+  const lab::RunResult make = lab::run_command({"make", "-n", "grade", "SRC=" + root + "/" + name, "LAB=01"});
+  CAPTURE(make.output);
+  CHECK(contains(make.output, "--src '" + root + "/José Ñ O'\\''Brien \"q\" $(touch ran1) `touch ran2` (p) inj$(shell touch ran3)'"));
+  for (const char* ran : {"ran1", "ran2", "ran3"}) CHECK_FALSE(std::filesystem::exists(ran));
+}
+
+TEST_CASE("a submission cannot plant a grader, a rubric or a Makefile for the next grading" *
+          doctest::skip(lab_test::kNoCpuSolutions)) {
+  // tests/corpus/plant writes a fake build/host/grade and appends to the rubric and the Makefile.
+  const std::vector<std::string> trusted = {"build/host/grade", "grading/rubric.txt", "Makefile"};
+  auto sums = [&] {
+    std::string text;
+    for (const std::string& path : trusted) text += lab::run_command({"sha256sum", path}).output;
+    return text;
+  };
+  const std::string before = sums();
+  const Graded g = grade({"--src", "tests/corpus/plant", "--lab", "01", "--rubric", "tests/fixtures/rubric-fast.txt"});
+  CAPTURE(g.run.output);
+  REQUIRE(g.run.exited(0));
+  CHECK(contains(g.run.output, "the checkout and the builds read-only"));
+  CHECK(last_line(g.run.output) == "Score: 8/8");
+  CHECK(sums() == before);
+  // The next grading is the real grader's.
+  const lab::RunResult next = lab::run_command({"build/host/grade", "--help"});
+  CHECK(contains(next.output, "Grades the labs of a source folder"));
+}
+
+TEST_CASE("the fences hold: memory, file size, network, a flood of output, a storm of processes" *
+          doctest::skip(lab_test::kNoCpuSolutions)) {
+  // tests/corpus/fences spoils its result with 1001, 1002 or 1003 when a fence gives way, prints
+  // 100 MB and leaves 300 sleeping processes behind in every run.
+  const Graded g = grade({"--src", "tests/corpus/fences", "--lab", "01", "--rubric", "tests/fixtures/rubric-fast.txt"});
+  CAPTURE(g.run.output);
+  REQUIRE(g.run.exited(0));
+  CHECK(last_line(g.run.output) == "Score: 8/8");
+  CHECK_FALSE(lab::run_command({"pgrep", "-x", "fence_child"}).exited(0));
+  // Where namespaces are missing the network is reachable, and the submission says so (the test can fail).
+  const Graded open = grade({"--src", "tests/corpus/fences", "--lab", "01", "--rubric", "tests/fixtures/rubric-fast.txt",
+                             "--no-namespaces"});
+  CAPTURE(open.run.output);
+  CHECK(contains(open.run.output, "network reachable"));
+  CHECK(contains(open.run.output, "got 1003"));
+}
+
+TEST_CASE("eight gradings at once from one checkout each get their own report" * doctest::skip(lab_test::kNoCpuSolutions)) {
+  // Four copies of the solution and four of the skeleton, in folders of their own, graded at
+  // once into the default report folders (build/grade/<run>/).
+  const std::string root = "build/test/concurrent";
+  lab::run_command({"rm", "-rf", root});
+  std::vector<std::thread> runs;
+  std::vector<lab::RunResult> results(8);
+  for (int i = 0; i < 8; ++i) {
+    const std::string src = root + "/" + std::to_string(i);
+    lab::run_command({"mkdir", "-p", src + "/01_matmul_naive"});
+    lab::run_command({"cp", i % 2 ? "labs/01_matmul_naive/matmul_naive.cu" : "solutions/01_matmul_naive/matmul_naive.cu",
+                      src + "/01_matmul_naive/"});
+    runs.emplace_back([&results, i, src] {
+      lab::RunOptions options;
+      options.timeout_s = 1200;
+      results[i] = lab::run_command({"build/host/grade", "--backend", "cpu", "--seed", "4242", "--build-dir", kSharedBuild,
+                                     "--src", src, "--lab", "01", "--rubric", "tests/fixtures/rubric-fast.txt"},
+                                    options);
+    });
+  }
+  for (std::thread& t : runs) t.join();
+  std::vector<std::string> folders;
+  for (int i = 0; i < 8; ++i) {
+    const std::string& out = results[i].output;
+    CAPTURE(out);
+    REQUIRE(results[i].exited(0));
+    const size_t at = out.find("(reports: ");
+    REQUIRE(at != std::string::npos);
+    const std::string folder = out.substr(at + 10, out.find("/results.json", at) - at - 10);
+    folders.push_back(folder);
+    std::ifstream in(folder + "/results.json");
+    const std::string json((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    CHECK(contains(json, i % 2 ? "\"score\": 0," : "\"score\": 8,"));
+    CHECK(contains(json, root + "/" + std::to_string(i)));
+  }
+  std::sort(folders.begin(), folders.end());
+  CHECK(std::unique(folders.begin(), folders.end()) == folders.end());
 }
 
 TEST_CASE("the grader's own failures exit 2 with a message") {

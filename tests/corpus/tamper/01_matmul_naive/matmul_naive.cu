@@ -8,12 +8,14 @@
 // program checked against its fingerprint before it runs, every leftover process killed.
 #include <fcntl.h>
 #include <glob.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
-#include <initializer_list>
+#include <string>
 
 #include "common/ceil_div.h"
 #include "common/cuda_check.h"
@@ -31,15 +33,18 @@ void write_file(const char* path, const char* text) {
 
 const char* kFakeJson = "{\"score\": 999, \"tests\": []}\n";
 
+// The checkout the grader runs in: its working folder, which the environment still names.
+std::string checkout(const char* path) {
+  const char* pwd = std::getenv("PWD");
+  return std::string(pwd != nullptr ? pwd : ".") + "/" + path;
+}
+
 void tamper() {
-  write_file("build/grade/results.json", kFakeJson);
-  write_file("build/grade/summary.txt", "Score: 999/48\n");
+  write_file(checkout("build/grade-tests/tamper-out/results.json").c_str(), kFakeJson);
+  write_file(checkout("build/grade-tests/tamper-out/summary.txt").c_str(), "Score: 999/48\n");
   glob_t found{};
-  for (const char* pattern : {"build/cpu-*/bin/tests_corpus_tamper/01_matmul_naive",
-                              "build/*/cpu-*/bin/tests_corpus_tamper/01_matmul_naive",
-                              "/tmp/grade-*/build/cpu-*/bin/tests_corpus_tamper/01_matmul_naive"}) {
-    glob(pattern, found.gl_pathc > 0 ? GLOB_APPEND : 0, nullptr, &found);
-  }
+  // The builds of the run grading it (a fresh folder in /tmp), not the shared ones of other tests.
+  glob("/tmp/grade-*/build/cpu-*/bin/*/01_matmul_naive", 0, nullptr, &found);
   for (size_t i = 0; i < found.gl_pathc; ++i) {
     write_file(found.gl_pathv[i], "#!/bin/sh\nexit 0\n");
     chmod(found.gl_pathv[i], 0755);
@@ -48,8 +53,9 @@ void tamper() {
   if (fork() == 0) {
     setsid();
     if (fork() == 0) {  // the daemon: orphaned, in a session and process group of its own
+      prctl(PR_SET_NAME, "tamper_daemon");  // the name the test looks for
       for (int i = 0; i < 600; ++i) {
-        write_file("build/grade/results.json", kFakeJson);
+        write_file(checkout("build/grade-tests/tamper-out/results.json").c_str(), kFakeJson);
         usleep(100000);
       }
     }
@@ -76,7 +82,7 @@ void matmul_naive(const float* A, const float* B, float* C, int M, int N, int K)
     tampered = true;
     tamper();
   }
-  if (M == 0 || N == 0 || K == 0) return;
+  if (M == 0 || N == 0) return;
   const dim3 block(32, 8), grid(ceil_div(N, 32), ceil_div(M, 8) < kMaxGridRows ? ceil_div(M, 8) : kMaxGridRows);
   tamper_kernel<<<grid, block>>>(A, B, C, M, N, K);
   CHECK_LAUNCH();

@@ -1,0 +1,89 @@
+// A hostile submission for the grader's tests: it computes the right result with a plain
+// kernel, and the first time it is called (in each process) it pushes at the fences around it
+// (grading/sandbox.h). Each fence that gives way spoils the result with a value of its own, so
+// that full marks mean every fence held, and a failing test says which did not:
+//   1001  malloc of 20 GiB succeeded (the memory limit; the sanitizers' builds are held by their
+//         RSS limit instead, so they skip this one)
+//   1002  a file grew past 2 GiB (the file-size limit)
+//   1003  a UDP socket found a route out (the network)
+// It also writes 100 MB to stdout and starts 300 processes that sleep for minutes, named
+// fence_child: the grader keeps what it needs of the output and kills every one of them.
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include "common/ceil_div.h"
+#include "common/cuda_check.h"
+#include "common/grid_limits.h"
+#include "harness/launchers.h"
+
+namespace {
+
+float push_at_the_fences() {
+  float spoiled = 0.0f;
+#if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
+  if (void* p = std::malloc(size_t(20) << 30)) {
+    std::free(p);
+    spoiled = 1001.0f;
+  }
+#endif
+  signal(SIGXFSZ, SIG_IGN);
+  const int fd = open("big", O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  if (fd >= 0 && pwrite(fd, "x", 1, off_t(2) << 30) == 1) spoiled = 1002.0f;
+  if (fd >= 0) close(fd);
+  unlink("big");
+  const int s = socket(AF_INET, SOCK_DGRAM, 0);
+  sockaddr_in to{};
+  to.sin_family = AF_INET;
+  to.sin_port = htons(9);
+  inet_pton(AF_INET, "192.0.2.1", &to.sin_addr);  // TEST-NET-1: connect() only asks for a route
+  if (s >= 0 && connect(s, reinterpret_cast<sockaddr*>(&to), sizeof to) == 0) spoiled = 1003.0f;
+  if (s >= 0) close(s);
+  static char flood[1 << 20];
+  std::memset(flood, 'y', sizeof flood);
+  for (int i = 0; i < 100; ++i) fwrite(flood, 1, sizeof flood, stdout);
+  fflush(stdout);
+  for (int i = 0; i < 300; ++i) {
+    if (fork() == 0) {
+      prctl(PR_SET_NAME, "fence_child");
+      sleep(600);
+      _exit(0);
+    }
+  }
+  return spoiled;
+}
+
+__global__ void fences_kernel(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C, int M,
+                              int N, int K) {
+  const unsigned col = blockIdx.x * blockDim.x + threadIdx.x;
+  if (col >= unsigned(N)) return;
+  for (unsigned row = blockIdx.y * blockDim.y + threadIdx.y; row < unsigned(M); row += gridDim.y * blockDim.y) {
+    float acc = 0.0f;
+    for (int k = 0; k < K; ++k) acc = fmaf(A[size_t(row) * K + k], B[size_t(k) * N + col], acc);
+    C[size_t(row) * N + col] = acc;
+  }
+}
+
+}  // namespace
+
+void matmul_naive(const float* A, const float* B, float* C, int M, int N, int K) {
+  static bool pushed = false;
+  static float spoiled = 0.0f;
+  if (!pushed) {
+    pushed = true;
+    spoiled = push_at_the_fences();
+  }
+  if (M == 0 || N == 0) return;
+  const dim3 block(32, 8), grid(ceil_div(N, 32), ceil_div(M, 8) < kMaxGridRows ? ceil_div(M, 8) : kMaxGridRows);
+  fences_kernel<<<grid, block>>>(A, B, C, M, N, K);
+  CHECK_LAUNCH();
+  if (spoiled != 0.0f) CUDA_CHECK(cudaMemcpy(C, &spoiled, sizeof spoiled, cudaMemcpyHostToDevice));
+}
