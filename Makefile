@@ -308,7 +308,7 @@ doctor:
 	@scripts/doctor
 
 run:
-	@$(if $(call plain_name,$(SRC)),,echo "make run: SRC="$(call shell_quote,$(SRC))" is not a name make can build from (a space, or one" \
+	@$(if $(call plain_name,$(SRC)),,echo "make run: SRC=\""$(call shell_quote,$(SRC))"\" is not a name make can build from (a space, or one" \
 	  "of $$ ( ) : ; # ' \" \` \\ % * ? [ ]): rename the folder; make grade takes any name" >&2; exit 2)
 	@[ -n "$(LAB)" ] || { echo "make run: say which lab, e.g. make run LAB=01 (labs: $(LABS))" >&2; exit 2; }
 	@[ -n "$(call lab_name,$(LAB))" ] || { echo "make run: no lab '$(LAB)' here (labs: $(LABS))" >&2; exit 2; }

@@ -177,7 +177,7 @@ CheckResult check_build(const Context& ctx, const LabRubric& lab, LabPrograms* p
     c.details.push_back("the point of each lab is to write the kernel yourself");
     return done(Status::kFail);
   }
-  std::vector<std::string> roots = system_include_roots();
+  std::vector<std::string> roots = ctx.include_roots;
   roots.push_back(std::filesystem::weakly_canonical(public_dir).string());
   // Each build of the student's file, then what it read: a file outside the lab's headers and
   // the compilers' own (the solution, by any path or macro) fails the build.

@@ -44,6 +44,7 @@ struct Context {
   bool have_compute_sanitizer = false;
   bool have_ncu = false;
   Sandbox sandbox;         // the fences around each student process
+  std::vector<std::string> include_roots;  // where a student build may read headers (submission.h)
 };
 
 // The programs of one lab, built before any student code runs, with their fingerprints.

@@ -24,6 +24,7 @@
 #include "grading/isolation.h"
 #include "grading/report.h"
 #include "grading/rubric.h"
+#include "grading/submission.h"
 
 namespace {
 
@@ -209,6 +210,7 @@ int main(int argc, char** argv) {
   ctx.sandbox = grade::probe_sandbox({std::filesystem::current_path().string(),
                                        std::filesystem::absolute(ctx.build_dir).string()},
                                       !no_namespaces);
+  ctx.include_roots = grade::system_include_roots();
   lab::run_command({"mkdir", "-p", out_dir});
 
   const std::string where = backend == "gpu" ? "the GPU (" + device + ")" : "the CPU backend (no GPU timings)";

@@ -14,7 +14,7 @@ std::string Sandbox::describe() const {
     text += "; limits: " + std::to_string(kMemoryLimitMiB / 1024) + " GiB of memory, files of " +
             std::to_string(kFileSizeLimitMiB) + " MiB, " + std::to_string(kOpenFileLimit) + " open files, " +
             (as_root ? std::string("processes not limited (the grader runs as root)")
-                     : std::to_string(kProcessLimit) + " processes") +
+                     : std::to_string(kProcessLimit) + " processes and threads of this user") +
             ", CPU time";
   } else {
     text += "; no resource limits (prlimit, from util-linux, is not installed)";

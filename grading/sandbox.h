@@ -15,7 +15,10 @@ namespace grade {
 constexpr long kMemoryLimitMiB = 8192;    // its data (heap and private mappings); malloc fails above
 constexpr long kFileSizeLimitMiB = 1024;  // any one file it writes (the largest lab output is 256 MiB)
 constexpr long kOpenFileLimit = 1024;
-constexpr long kProcessLimit = 256;       // processes of this user; the kernel does not hold root to it
+// Processes and threads of this user, all of its processes together (other gradings, its shell):
+// high enough for eight gradings at once on a many-core machine (the CPU backend runs a thread
+// per core), low enough that a fork bomb stops. The kernel does not hold root to it.
+constexpr long kProcessLimit = 4096;
 
 struct Sandbox {
   bool limits = false;      // prlimit is installed

@@ -285,6 +285,19 @@ TEST_CASE("a submission's build reads its own file and the lab's headers, nothin
       CHECK(last_line(g.run.output) == "Score: 0/8");
     }
   }
+  SUBCASE("the toolkit's and the compiler's own headers are welcome") {
+    // The fair side: a correct file that includes more of the toolkit and the C++ library.
+    const std::string dir = root + "/system/01_matmul_naive";
+    lab::run_command({"mkdir", "-p", dir});
+    std::ifstream in("solutions/01_matmul_naive/matmul_naive.cu");
+    std::ofstream(dir + "/matmul_naive.cu")
+        << "#include <cuda_runtime_api.h>\n#include <device_launch_parameters.h>\n#include <cmath>\n#include <vector>\n"
+        << in.rdbuf();
+    const Graded g = grade({"--src", root + "/system", "--lab", "01", "--rubric", "tests/fixtures/rubric-fast.txt"});
+    CAPTURE(g.run.output);
+    REQUIRE(g.run.exited(0));
+    CHECK(last_line(g.run.output) == "Score: 8/8");
+  }
 }
 
 TEST_CASE("a folder of any name is graded like any other, and no command in a name runs" *
