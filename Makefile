@@ -113,7 +113,7 @@ $(PUBLIC)/%.h: %.h
 	cp $< $@
 
 HOST_SRCS := common/fill.cpp common/reference.cpp common/compare.cpp common/cli.cpp \
-             common/subprocess.cpp common/timing_stats.cpp harness/problems.cpp harness/protocol.cpp \
+             common/subprocess.cpp common/descendants.cpp common/timing_stats.cpp harness/problems.cpp harness/protocol.cpp \
              harness/rep_check.cpp
 RUNTIME_SRCS := common/device_info.cpp common/timing.cpp harness/device_case.cpp harness/serve.cpp \
                 harness/lab_main.cpp harness/host_copies.cpp

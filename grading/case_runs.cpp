@@ -8,6 +8,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "common/descendants.h"
 #include "common/timing.h"
 #include "grading/isolation.h"
 #include "harness/rep_check.h"
@@ -22,6 +23,9 @@ constexpr double kLimitFactor = 4;
 // cost the same for any kernel. The CPU backend runs every thread on two cores: more.
 constexpr double kCaseFloorGpu = 2, kCaseFloorCpu = 5;
 constexpr double kPassFloorGpu = 8, kPassFloorCpu = 20;
+// One run of one small case under a tool (compute-sanitizer, ncu) or in a sanitizer's build: the
+// solutions take 1-3 s on the H100 and under 2 s on the CPU backend.
+constexpr double kRunFloorGpu = 20, kRunFloorCpu = 30;
 
 std::string read_text(const std::string& path) {
   std::ifstream in(path);
@@ -77,7 +81,7 @@ lab::RunResult run_program(const Context& ctx, const Program& program, const std
   if (options.cwd.empty()) throw CannotGrade("cannot make a working folder in " + ctx.work_dir);
   const bool profiled = !wrapper.empty() && wrapper.front().find("ncu") != std::string::npos;
   lab::RunResult r = lab::run_command(ctx.sandbox.wrap(argv, options.timeout_s, program.sanitizer, profiled), options);
-  kill_leftovers();
+  lab::kill_descendants();
   lab::run_command({"rm", "-rf", options.cwd});
   return r;
 }
@@ -135,6 +139,27 @@ Limits limits_from(const Context& ctx, const std::vector<double>& solution_secon
   l.basis = fmt("%.0fx the solution's time in this run, at least %.0f s a shape and %.0f s in all", kLimitFactor, case_floor,
                 pass_floor);
   return l;
+}
+
+lab::RunResult run_limited(const Context& ctx, const Program& program, const Cases& cases, const std::vector<std::string>& env,
+                           const std::vector<std::string>& wrapper, const Program* solution) {
+  const double floor = std::min(ctx.rubric->timeout_run, ctx.backend == "gpu" ? kRunFloorGpu : kRunFloorCpu);
+  lab::RunResult r = run_program(ctx, program, {"--serve", cases.dir}, env, wrapper, floor);
+  if (!r.timed_out) return r;
+  std::string why = fmt("(stopped after %.0f s, the least time any such run gets", floor);
+  if (solution != nullptr && !solution->path.empty()) {
+    // Slow, or hung: the solution's time for the same run tells which.
+    const Cases theirs = copy_cases(ctx, cases, "solution-time");
+    const lab::RunResult s = run_program(ctx, *solution, {"--serve", theirs.dir}, env, wrapper);
+    if (s.exited(0)) why += fmt("; the solution took %.1f s for the same run", s.seconds);
+    if (s.exited(0) && kLimitFactor * s.seconds > floor) {
+      lab::run_command({"sh", "-c", "rm -f \"$0\"/*.result \"$0\"/*.out", cases.dir});
+      r = run_program(ctx, program, {"--serve", cases.dir}, env, wrapper, std::min(ctx.rubric->timeout_run, kLimitFactor * s.seconds));
+      why = fmt("(stopped at %.0fx the solution's %.1f s for the same run", kLimitFactor, s.seconds);
+    }
+  }
+  if (r.timed_out) r.output += (r.output.empty() || r.output.back() == '\n' ? "" : "\n") + why + ")\n";
+  return r;
 }
 
 Pass serve_pass(const Context& ctx, const Program& program, const Cases& cases, const std::vector<size_t>& which,

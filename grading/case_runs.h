@@ -55,6 +55,16 @@ Limits fixed_limits(const Context& ctx, size_t cases);
 // floors, so that a hang costs seconds, not the rubric's minutes.
 Limits limits_from(const Context& ctx, const std::vector<double>& solution_seconds);
 
+// One run of a program over a folder of cases outside a pass, where no per-case limit watches it
+// (under compute-sanitizer or Nsight Compute, a sanitizer's build, a thread schedule): at most
+// kRunFloor seconds, or kLimitFactor times SOLUTION's time for the same run (same tool, same
+// environment, a copy of the cases) when that is longer. The solution runs only after the
+// student's program met the floor, so a correct submission pays nothing for it. A run that was
+// stopped says so, and why, at the end of its output.
+lab::RunResult run_limited(const Context& ctx, const Program& program, const Cases& cases,
+                           const std::vector<std::string>& env = {}, const std::vector<std::string>& wrapper = {},
+                           const Program* solution = nullptr);
+
 // What one pass left behind, per case.
 struct Pass {
   std::vector<double> seconds;       // as seen from here; -1: no result

@@ -381,8 +381,9 @@ CheckResult check_safety(const Context& ctx, const LabRubric& lab, const LabProg
     for (const char* tool : {"memcheck", "racecheck", "synccheck"}) {
       if (c.status != Status::kPass) break;
       const Cases cases = write_cases(ctx, tool, {lab.safety_shape});
-      const lab::RunResult r = run_program(ctx, programs.main, {"--serve", cases.dir}, {},
-                                           {"compute-sanitizer", "--tool", tool, "--error-exitcode", "99", "--print-limit", "5"});
+      const lab::RunResult r = run_limited(ctx, programs.main, cases, {},
+                                           {"compute-sanitizer", "--tool", tool, "--error-exitcode", "99", "--print-limit", "5"},
+                                           &programs.solution);
       if (r.spawn_failed) {
         fail("the program could not run: " + first_line(r.output), {});
       } else if (r.exited(99)) {
@@ -401,7 +402,12 @@ CheckResult check_safety(const Context& ctx, const LabRubric& lab, const LabProg
     const std::vector<std::string> schedules = {"forward", "reverse", "random:" + std::to_string(std::random_device{}() % 1000)};
     for (const std::string& schedule : schedules) {
       const Cases cases = write_cases(ctx, "schedule", {lab.safety_shape});
-      const lab::RunResult r = run_program(ctx, programs.main, {"--serve", cases.dir}, {"CPUSIM_SCHEDULE=" + schedule});
+      const lab::RunResult r = run_limited(ctx, programs.main, cases, {"CPUSIM_SCHEDULE=" + schedule}, {}, &programs.solution);
+      if (r.timed_out) {
+        fail("with CPUSIM_SCHEDULE=" + schedule + " on " + lab.safety_shape.describe() + " the program " + r.describe() + ":",
+             quote_output(r.output, 4));
+        return all_or_nothing(c, start);
+      }
       const CaseVerdict v = evaluate(ctx, cases, 0);
       if (v.pass && r.exited(0)) {
         ++passing;
@@ -416,17 +422,22 @@ CheckResult check_safety(const Context& ctx, const LabRubric& lab, const LabProg
     } else if (passing == 0) {
       fail("wrong under every thread schedule: " + failing, {});
     }
-    // The sanitizer builds: a finding, a failed run or a wrong result each fail the check.
+    // The sanitizer builds: a finding, a failed run or a wrong result each fail the check. A run
+    // that hung stops the check: the next build would hang too.
+    bool hung = false;
     auto sanitized = [&](const std::string& tool, const Program& program, const std::vector<std::string>& env,
                          const std::vector<std::string>& markers) {
+      if (hung) return;
       const Cases cases = write_cases(ctx, tool, {lab.safety_shape});
-      lab::RunResult r = run_program(ctx, program, {"--serve", cases.dir}, env);
+      lab::RunResult r = run_limited(ctx, program, cases, env);
       if (contains(r.output, "ThreadSanitizer: unexpected memory mapping")) {
         // High-entropy address randomization breaks ThreadSanitizer's layout: run without it.
-        r = run_program(ctx, program, {"--serve", cases.dir}, env, {"setarch", "-R"});
+        r = run_limited(ctx, program, cases, env, {"setarch", "-R"});
       }
       if (r.spawn_failed) {
         fail("the " + tool + " build could not run: " + first_line(r.output), {});
+      } else if ((hung = r.timed_out)) {
+        fail("the " + tool + " build on " + lab.safety_shape.describe() + " " + r.describe() + ":", quote_output(r.output, 4));
       } else if (contains(r.output, tool) || !r.exited(0)) {
         fail(tool + " on " + lab.safety_shape.describe() + " found:", report_lines(r.output, lab.file, markers));
       } else if (const CaseVerdict v = evaluate(ctx, cases, 0); !v.pass) {

@@ -18,6 +18,7 @@
 #include <random>
 
 #include "common/cli.h"
+#include "common/descendants.h"
 #include "common/exit_codes.h"
 #include "common/subprocess.h"
 #include "grading/checks.h"
@@ -225,11 +226,11 @@ int main(int argc, char** argv) {
   try {
     results = grade_labs(ctx, labs);
   } catch (const std::exception& e) {
-    grade::kill_leftovers();
+    lab::kill_descendants();
     lab::run_command({"rm", "-rf", work});
     cannot_run(std::string("the grader failed: ") + e.what());
   }
-  grade::kill_leftovers();
+  lab::kill_descendants();
   for (const auto& [path, sum] : trusted) {
     if (grade::fingerprint(path) != sum) {
       lab::run_command({"rm", "-rf", work});

@@ -1,70 +1,18 @@
 #include "grading/isolation.h"
 
-#include <dirent.h>
-#include <fcntl.h>
-#include <signal.h>
 #include <sys/prctl.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-#include <cstdio>
 #include <cstdlib>
-#include <sstream>
 
+#include "common/descendants.h"
 #include "common/subprocess.h"
 
 namespace grade {
 
 void protect_grader() {
   prctl(PR_SET_DUMPABLE, 0);
-  prctl(PR_SET_CHILD_SUBREAPER, 1);
-}
-
-namespace {
-
-// The parent of a process, from /proc/<pid>/stat ("pid (comm) state ppid ..."; comm may hold
-// spaces and parentheses, so read after the last ')'); -1 when it is gone. read(2), not a
-// stream: the process may exit while we read, and libstdc++'s filebuf throws at that error.
-int parent_of(int pid) {
-  const int fd = open(("/proc/" + std::to_string(pid) + "/stat").c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return -1;
-  char buffer[1024];
-  const ssize_t n = read(fd, buffer, sizeof buffer);
-  close(fd);
-  if (n <= 0) return -1;
-  const std::string stat(buffer, size_t(n));
-  const size_t paren = stat.rfind(')');
-  if (paren == std::string::npos) return -1;
-  std::istringstream rest(stat.substr(paren + 1));
-  std::string state;
-  int ppid = -1;
-  rest >> state >> ppid;
-  return ppid;
-}
-
-}  // namespace
-
-int kill_leftovers() {
-  int killed = 0;
-  // Killing a process hands its own children to us: repeat until none are left.
-  for (int round = 0; round < 50; ++round) {
-    int found = 0;
-    DIR* proc = opendir("/proc");
-    if (proc == nullptr) return killed;
-    for (dirent* entry; (entry = readdir(proc)) != nullptr;) {
-      const int pid = std::atoi(entry->d_name);
-      if (pid > 0 && parent_of(pid) == getpid()) {
-        kill(pid, SIGKILL);
-        ++found;
-      }
-    }
-    closedir(proc);
-    while (waitpid(-1, nullptr, WNOHANG) > 0) {}
-    if (found == 0) break;
-    killed += found;
-    usleep(20000);
-  }
-  return killed;
+  lab::adopt_orphans();
 }
 
 std::string make_private_dir(const std::string& prefix) {

@@ -3,7 +3,8 @@
 //  - the grader's memory cannot be read by a student process (not dumpable: no ptrace, no
 //    /proc/<grader>/mem), so the seed and the references stay private;
 //  - the grader adopts every process a student program leaves behind, even one that left its
-//    process group (setsid, double fork), and kills it before anything else runs;
+//    process group (setsid, double fork), and kills it before anything else runs
+//    (common/descendants.h; the lab program does the same for its own, under a tool);
 //  - each program is fingerprinted right after it is built, before any student code runs, and
 //    checked again before every run, so no run can replace another lab's or the solution's.
 // docs/instructor.md states the threat model.
@@ -15,9 +16,6 @@ namespace grade {
 
 // Makes the grader non-dumpable and the reaper of its orphaned descendants.
 void protect_grader();
-
-// Kills every descendant still alive. Returns how many there were.
-int kill_leftovers();
 
 // A new folder "<prefix>" plus a random suffix that only this process can predict (mkdtemp);
 // "" when it cannot be made.

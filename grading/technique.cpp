@@ -167,26 +167,33 @@ CheckResult check_technique(const Context& ctx, const LabRubric& lab, const LabP
   CheckResult c("technique", Status::kPass, lab.points_technique);
   const Cases cases = write_cases(ctx, "technique", {lab.technique_shape});
   Traffic traffic;
+  lab::RunResult run;
   if (ctx.backend == "cpu") {
     // Technique none asks only for a launch, which the plain build's log shows too.
     const std::string log = cases.dir + "/launches.txt";
-    run_program(ctx, programs.count.path.empty() ? programs.main : programs.count, {"--serve", cases.dir},
-                {"CPUSIM_LAUNCH_LOG=" + log});
+    run = run_limited(ctx, programs.count.path.empty() ? programs.main : programs.count, cases, {"CPUSIM_LAUNCH_LOG=" + log});
     traffic = traffic_from_launch_log(log);
   } else if (ctx.have_ncu) {
     const std::string csv = cases.dir + "/ncu.csv";
-    const lab::RunResult r = run_program(ctx, programs.main, {"--serve", cases.dir}, {},
-                                         {"ncu", "--csv", "--print-units", "base", "--log-file", csv, "--metrics", kNcuMetrics});
+    run = run_limited(ctx, programs.main, cases, {},
+                      {"ncu", "--csv", "--print-units", "base", "--log-file", csv, "--metrics", kNcuMetrics}, &programs.solution);
     traffic = traffic_from_ncu(csv);
-    if (traffic.launches == 0 && r.output.find("==ERROR==") != std::string::npos) {
+    if (traffic.launches == 0 && run.output.find("==ERROR==") != std::string::npos) {
       c.status = Status::kWaived;
       c.details.push_back("waived: Nsight Compute could not count the kernels here:");
-      const std::vector<std::string> shown = quote_output(r.output, 4);
+      const std::vector<std::string> shown = quote_output(run.output, 4);
       c.details.insert(c.details.end(), shown.begin(), shown.end());
     }
   } else {
     c.status = Status::kWaived;
     c.details.push_back("waived: Nsight Compute (ncu), which counts what the kernels do, is not installed");
+  }
+  if (run.timed_out) {
+    // What a stopped run left (a tool's log, counts) is no measure of anything.
+    c.status = Status::kFail;
+    c.details.push_back("on " + lab.technique_shape.describe() + " the program " + run.describe() + ":");
+    const std::vector<std::string> shown = quote_output(run.output, 4);
+    c.details.insert(c.details.end(), shown.begin(), shown.end());
   }
   if (c.status == Status::kPass) {
     const CaseVerdict v = evaluate(ctx, cases, 0);

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "common/cli.h"
+#include "common/descendants.h"
 #include "common/device_info.h"
 #include "common/exit_codes.h"
 #include "common/timing.h"
@@ -101,7 +102,14 @@ size_t host_memory_bytes() { return size_t(sysconf(_SC_PHYS_PAGES)) * size_t(sys
 int lab_main(const LabInfo& info, const Launcher& launcher, int argc, char** argv) {
   const Options o = parse_options(info, argc, argv);
   const DeviceInfo device = open_device();
-  if (!o.serve_dir.empty()) return serve(launcher, o.serve_dir);
+  if (!o.serve_dir.empty()) {
+    // What the student's code starts ends with this program: a tool that waits for the whole
+    // tree (compute-sanitizer, Nsight Compute) is not held up by a process it left behind.
+    adopt_orphans();
+    const int code = serve(launcher, o.serve_dir);
+    kill_descendants();
+    return code;
+  }
   Case c = default_case(info.op, o, device.cpu_backend);
   c.offset = o.offset;
   const int reps = int(o.reps >= 0 ? o.reps : device.cpu_backend ? 1 : kTimedRuns);

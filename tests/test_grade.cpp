@@ -171,6 +171,24 @@ TEST_CASE("each wrong submission is caught by its check" * doctest::skip(lab_tes
   }
 }
 
+TEST_CASE("a program that hangs where no per-shape limit watches it costs seconds, not the rubric's minutes" *
+          doctest::skip(lab_test::kNoCpuSolutions)) {
+  // build/corpus/sanitizer_hang_05 is the solution, except that its sanitizers' builds sleep
+  // forever. The default rubric gives a run 300 s; a run outside a pass gets its floor (30 s on
+  // this backend), and the hang ends the check: ThreadSanitizer's build does not run after it.
+  const Graded g = grade({"--src", "build/corpus/sanitizer_hang_05", "--lab", "05"});
+  CAPTURE(g.run.output);
+  REQUIRE(g.run.exited(0));
+  CHECK(contains(check_line(g.run.output, "correctness"), ": OK"));
+  const std::string safety = check_line(g.run.output, "safety");
+  CHECK(contains(safety, ": FAIL"));
+  CHECK(contains(g.run.output, "the AddressSanitizer build on n=100003 timed out after 30.0 s:"));
+  CHECK(contains(g.run.output, "(stopped after 30 s, the least time any such run gets)"));
+  const size_t open = safety.find('(');
+  REQUIRE(open != std::string::npos);
+  CHECK(std::stod(safety.substr(open + 1)) < 45);
+}
+
 TEST_CASE("a crash at one shape costs that shape only, and the later checks wait only for the main shapes" *
           doctest::skip(lab_test::kNoCpuSolutions)) {
   // The launcher dies at M = 65 (an edge shape in rubric-fast.txt): a fresh process goes on

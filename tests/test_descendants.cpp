@@ -1,0 +1,52 @@
+// The processes a program leaves behind (common/descendants.h): the grader, and the lab program
+// under a tool, end every one of them, even one that left its session by a double fork.
+#include <doctest/doctest.h>
+
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "common/descendants.h"
+#include "common/subprocess.h"
+
+namespace {
+
+// In a child of the test process: maybe adopt orphans, leave a sleeper behind as a daemon does
+// (fork, setsid, fork, exit), then kill the descendants. The child's exit status is how many
+// it killed.
+int leave_a_sleeper_then_kill(bool adopt) {
+  const pid_t child = fork();
+  if (child == 0) {
+    if (adopt) lab::adopt_orphans();
+    const pid_t middle = fork();
+    if (middle == 0) {
+      setsid();
+      if (fork() == 0) {
+        prctl(PR_SET_NAME, "orphan_sleeper");
+        sleep(60);
+        _exit(0);
+      }
+      _exit(0);
+    }
+    waitpid(middle, nullptr, 0);
+    _exit(lab::kill_descendants());
+  }
+  int status = 0;
+  waitpid(child, &status, 0);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+bool sleeper_alive() { return lab::run_command({"pgrep", "-x", "orphan_sleeper"}).exited(0); }
+
+}  // namespace
+
+TEST_CASE("a process that adopts its orphans ends a daemon its child left behind") {
+  CHECK(leave_a_sleeper_then_kill(true) == 1);
+  CHECK_FALSE(sleeper_alive());
+}
+
+TEST_CASE("without adopting, the daemon is out of reach (the test above can fail)") {
+  CHECK(leave_a_sleeper_then_kill(false) == 0);
+  CHECK(sleeper_alive());
+  lab::run_command({"pkill", "-KILL", "-x", "orphan_sleeper"});  // SIGKILL: a fork of this test catches the others
+}
