@@ -38,10 +38,12 @@ std::vector<std::string> Sandbox::wrap(const std::vector<std::string>& argv, dou
     command.push_back("--");
   }
   if (namespaces && !profiled) {
-    // In a user and mount namespace of its own: each folder bound onto itself, read-only.
+    // In a user and mount namespace of its own: each folder bound onto itself, read-only. Then
+    // every capability goes (setpriv): the namespace's root could otherwise remount them writable.
     command.insert(command.end(), {"unshare", "--user", "--map-root-user", "--net", "--mount", "--", "sh", "-c",
                                    "n=$1; shift; while [ \"$n\" -gt 0 ]; do mount --bind \"$1\" \"$1\" && "
-                                   "mount -o remount,bind,ro \"$1\" || exit 126; shift; n=$((n - 1)); done; exec \"$@\"",
+                                   "mount -o remount,bind,ro \"$1\" || exit 126; shift; n=$((n - 1)); done; "
+                                   "exec setpriv --bounding-set=-all --inh-caps=-all --no-new-privs -- \"$@\"",
                                    "sh", std::to_string(read_only.size())});
     command.insert(command.end(), read_only.begin(), read_only.end());
   }

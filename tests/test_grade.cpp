@@ -173,16 +173,17 @@ TEST_CASE("each wrong submission is caught by its check" * doctest::skip(lab_tes
 
 TEST_CASE("a program that hangs where no per-shape limit watches it costs seconds, not the rubric's minutes" *
           doctest::skip(lab_test::kNoCpuSolutions)) {
-  // build/corpus/sanitizer_hang_05 is the solution, except that its sanitizers' builds sleep
-  // forever. The default rubric gives a run 300 s; a run outside a pass gets its floor (30 s on
-  // this backend), and the hang ends the check: ThreadSanitizer's build does not run after it.
-  const Graded g = grade({"--src", "build/corpus/sanitizer_hang_05", "--lab", "05"});
+  // tests/corpus/tool_hang computes correctly, but sleeps forever when a checking tool is loaded
+  // into it (here: AddressSanitizer's runtime). The default rubric gives a run 300 s; a run
+  // outside a pass gets its floor (30 s on this backend), and the hang ends the check:
+  // ThreadSanitizer's build does not run after it.
+  const Graded g = grade({"--src", "tests/corpus/tool_hang", "--lab", "01"});
   CAPTURE(g.run.output);
   REQUIRE(g.run.exited(0));
   CHECK(contains(check_line(g.run.output, "correctness"), ": OK"));
   const std::string safety = check_line(g.run.output, "safety");
   CHECK(contains(safety, ": FAIL"));
-  CHECK(contains(g.run.output, "the AddressSanitizer build on n=100003 timed out after 30.0 s:"));
+  CHECK(contains(g.run.output, "the AddressSanitizer build on M=67 N=45 K=33 timed out after 30.0 s:"));
   CHECK(contains(g.run.output, "(stopped after 30 s, the least time any such run gets)"));
   const size_t open = safety.find('(');
   REQUIRE(open != std::string::npos);
@@ -339,7 +340,8 @@ TEST_CASE("a folder of any name is graded like any other, and no command in a na
 
 TEST_CASE("a submission cannot plant a grader, a rubric or a Makefile for the next grading" *
           doctest::skip(lab_test::kNoCpuSolutions)) {
-  // tests/corpus/plant writes a fake build/host/grade and appends to the rubric and the Makefile.
+  // tests/corpus/plant unmounts or remounts the checkout writable if it can, then writes a fake
+  // build/host/grade and appends to the rubric and the Makefile of the checkout it is told of.
   const std::vector<std::string> trusted = {"build/host/grade", "grading/rubric.txt", "Makefile"};
   auto sums = [&] {
     std::string text;
@@ -347,7 +349,8 @@ TEST_CASE("a submission cannot plant a grader, a rubric or a Makefile for the ne
     return text;
   };
   const std::string before = sums();
-  const Graded g = grade({"--src", "tests/corpus/plant", "--lab", "01", "--rubric", "tests/fixtures/rubric-fast.txt"});
+  const Graded g = grade({"--src", "tests/corpus/plant", "--lab", "01", "--rubric", "tests/fixtures/rubric-fast.txt"}, false,
+                         "build/grade-tests/out", {"PLANT_CHECKOUT=" + std::filesystem::current_path().string()});
   CAPTURE(g.run.output);
   REQUIRE(g.run.exited(0));
   CHECK(contains(g.run.output, "the checkout and the builds read-only"));

@@ -1,8 +1,11 @@
 // A hostile submission for the grader's tests: it computes the right result with a plain
-// kernel, and the first time it is called it plants, in the checkout the grader runs in (which
-// the environment names), a fake grader that prints full marks, and a line at the end of the
-// rubric and of the Makefile. The grader runs student programs with the checkout read-only, so
-// none of it lands, and the next grading is the real one.
+// kernel, and the first time it is called it plants, in the checkout the grader runs in (named
+// by PLANT_CHECKOUT, which the test sets: a submission may know where it is), a fake grader that
+// prints full marks, and a line at the end of the rubric and of the Makefile. First it tries to
+// lift the read-only view of the checkout, as the root of its namespace may: unmount it, or
+// remount it writable. The grader runs student programs with the checkout read-only and no
+// capabilities to change that, so none of it lands, and the next grading is the real one.
+#include <sys/mount.h>
 #include <sys/stat.h>
 
 #include <cstdio>
@@ -17,11 +20,14 @@
 namespace {
 
 std::string checkout(const char* path) {
-  const char* pwd = std::getenv("PWD");
-  return std::string(pwd != nullptr ? pwd : ".") + "/" + path;
+  const char* root = std::getenv("PLANT_CHECKOUT");
+  return std::string(root != nullptr ? root : ".") + "/" + path;
 }
 
 void plant() {
+  const std::string root = checkout("");
+  for (int i = 0; i < 4; ++i) umount2(root.c_str(), MNT_DETACH);
+  mount(nullptr, root.c_str(), nullptr, MS_REMOUNT | MS_BIND, nullptr);
   if (FILE* f = std::fopen(checkout("build/host/grade").c_str(), "w")) {
     std::fputs("#!/bin/sh\necho 'Score: 58/58'\n", f);
     std::fclose(f);
