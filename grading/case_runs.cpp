@@ -80,8 +80,7 @@ lab::RunResult run_program(const Context& ctx, const Program& program, const std
   // A working folder of its own, so that what it writes where it stands lands nowhere that matters.
   options.cwd = make_private_dir(ctx.work_dir + "/cwd-");
   if (options.cwd.empty()) throw CannotGrade("cannot make a working folder in " + ctx.work_dir);
-  const bool profiled = !wrapper.empty() && wrapper.front().find("ncu") != std::string::npos;
-  lab::RunResult r = lab::run_command(ctx.sandbox.wrap(argv, options.timeout_s, program.sanitizer, profiled), options);
+  lab::RunResult r = lab::run_command(ctx.sandbox.wrap(argv, options.timeout_s, program.sanitizer), options);
   lab::kill_descendants();
   lab::run_command({"rm", "-rf", options.cwd});
   return r;

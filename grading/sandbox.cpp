@@ -24,8 +24,7 @@ std::string Sandbox::describe() const {
   return text;
 }
 
-std::vector<std::string> Sandbox::wrap(const std::vector<std::string>& argv, double timeout_s, bool sanitized,
-                                       bool profiled) const {
+std::vector<std::string> Sandbox::wrap(const std::vector<std::string>& argv, double timeout_s, bool sanitized) const {
   std::vector<std::string> command;
   if (limits) {
     const long mib = 1024L * 1024L;
@@ -37,7 +36,7 @@ std::vector<std::string> Sandbox::wrap(const std::vector<std::string>& argv, dou
     if (!sanitized) command.push_back("--data=" + std::to_string(kMemoryLimitMiB * mib));
     command.push_back("--");
   }
-  if (namespaces && !profiled) {
+  if (namespaces) {
     // In a user and mount namespace of its own: each folder bound onto itself, read-only. Then
     // every capability goes (setpriv): the namespace's root could otherwise remount them writable.
     command.insert(command.end(), {"unshare", "--user", "--map-root-user", "--net", "--mount", "--", "sh", "-c",
@@ -56,7 +55,7 @@ Sandbox probe_sandbox(const std::vector<std::string>& read_only, bool namespaces
   s.read_only = read_only;
   s.limits = lab::run_command({"prlimit", "--nofile=64", "--", "true"}).exited(0);
   s.namespaces = namespaces;
-  s.namespaces = namespaces && lab::run_command(s.wrap({"true"}, 10, false, false)).exited(0);
+  s.namespaces = namespaces && lab::run_command(s.wrap({"true"}, 10, false)).exited(0);
   s.as_root = geteuid() == 0;
   return s;
 }

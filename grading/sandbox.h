@@ -31,10 +31,9 @@ struct Sandbox {
 
   // The command that runs ARGV inside the fences, for at most TIMEOUT_S seconds of wall time.
   // SANITIZED: a compiler sanitizer's build, whose shadow memory a data limit would break (its
-  // own RSS limit, sanitizer_memory_option(), holds it instead). PROFILED: run under Nsight
-  // Compute, which reads the GPU's counters only from the machine's own namespaces.
-  std::vector<std::string> wrap(const std::vector<std::string>& argv, double timeout_s, bool sanitized,
-                                bool profiled) const;
+  // own RSS limit, sanitizer_memory_option(), holds it instead). Tools that wrap ARGV
+  // (compute-sanitizer, Nsight Compute) run inside the same fences.
+  std::vector<std::string> wrap(const std::vector<std::string>& argv, double timeout_s, bool sanitized) const;
 };
 
 // What this machine offers, for student processes that must not change READ_ONLY.
