@@ -33,7 +33,13 @@ std::string read_text(const std::string& path) {
   return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
 }
 
-std::string make_dir(const Context& ctx, const std::string& name) { return make_private_dir(ctx.work_dir + "/" + name + "-"); }
+// A folder the student's program writes its results into.
+std::string make_dir(const Context& ctx, const std::string& name) {
+  const std::string dir = make_private_dir(ctx.work_dir + "/" + name + "-");
+  if (dir.empty()) throw CannotGrade("cannot make a folder in " + ctx.work_dir);
+  ctx.sandbox.hand_over(dir);
+  return dir;
+}
 
 void write_case_list(const Cases& cases, const std::vector<size_t>& which) {
   std::ofstream list(cases.dir + "/cases.txt");
@@ -74,12 +80,13 @@ lab::RunResult run_program(const Context& ctx, const Program& program, const std
   argv.insert(argv.end(), args.begin(), args.end());
   lab::RunOptions options;
   options.timeout_s = timeout_s > 0 ? timeout_s : ctx.rubric->timeout_run;
-  options.env = env;
   options.max_output = 256 * 1024;
   options.stop_early = std::move(stop_early);
-  // A working folder of its own, so that what it writes where it stands lands nowhere that matters.
-  options.cwd = make_private_dir(ctx.work_dir + "/cwd-");
-  if (options.cwd.empty()) throw CannotGrade("cannot make a working folder in " + ctx.work_dir);
+  // A working folder of its own, so that what it writes where it stands lands nowhere that
+  // matters; it is its home too (Nsight Compute keeps its settings there).
+  options.cwd = make_dir(ctx, "cwd");
+  options.env = env;
+  options.env.push_back("HOME=" + options.cwd);
   lab::RunResult r = lab::run_command(ctx.sandbox.wrap(argv, options.timeout_s, program.sanitizer), options);
   lab::kill_descendants();
   lab::run_command({"rm", "-rf", options.cwd});

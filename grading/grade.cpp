@@ -165,8 +165,9 @@ int main(int argc, char** argv) {
   cli.add_string("build-dir", &build_dir, "build here and reuse what is there (default: a fresh folder, so "
                                           "that nothing a submission left behind in an earlier run is trusted)");
   cli.add_flag("strict", &strict, "exit 1 when the score is below full marks");
-  cli.add_flag("no-namespaces", &no_namespaces, "grade as on a machine where namespaces are missing: no read-only\n"
-                                                "checkout, network reachable (to test the fences that remain)");
+  cli.add_flag("no-namespaces", &no_namespaces, "grade as an unprivileged user on a machine without namespaces: student\n"
+                                                "code as the grader's own user, checkout writable, network reachable\n"
+                                                "(to test the fences that remain)");
   cli.parse(argc, argv);
   if (out.empty()) {
     runs_dir = "build/grade";
@@ -205,6 +206,8 @@ int main(int argc, char** argv) {
   ctx.have_ncu = have_command("ncu");
   const std::string work = grade::make_private_dir("/tmp/grade-");
   if (work.empty()) cannot_run("cannot make a scratch folder in /tmp");
+  // Student processes reach the folders handed over to them inside it, and list nothing.
+  chmod(work.c_str(), 0711);
   ctx.work_dir = work;
   ctx.build_dir = build_dir.empty() ? work + "/build" : build_dir;
   lab::run_command({"mkdir", "-p", ctx.build_dir});

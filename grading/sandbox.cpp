@@ -10,11 +10,12 @@ namespace grade {
 
 std::string Sandbox::describe() const {
   std::string text = "each student process runs in a folder of its own";
+  if (as_student) text += " as user nobody (" + std::to_string(kStudentUid) + ")";
   if (limits) {
     text += "; limits: " + std::to_string(kMemoryLimitMiB / 1024) + " GiB of memory, files of " +
             std::to_string(kFileSizeLimitMiB) + " MiB, " + std::to_string(kOpenFileLimit) + " open files, " +
-            (as_root ? std::string("processes not limited (the grader runs as root)")
-                     : std::to_string(kProcessLimit) + " processes and threads of this user") +
+            (as_root ? std::string("processes not limited (student code runs as root)")
+                     : std::to_string(kProcessLimit) + " processes and threads of its user") +
             ", CPU time";
   } else {
     text += "; no resource limits (prlimit, from util-linux, is not installed)";
@@ -36,27 +37,48 @@ std::vector<std::string> Sandbox::wrap(const std::vector<std::string>& argv, dou
     if (!sanitized) command.push_back("--data=" + std::to_string(kMemoryLimitMiB * mib));
     command.push_back("--");
   }
+  // Last, every capability goes, and a root grader's user with them: whoever is root in the
+  // namespace could otherwise unmount the read-only folders or remount them writable.
+  std::string drop = "setpriv --bounding-set=-all --inh-caps=-all --no-new-privs";
+  if (as_student) {
+    const std::string id = std::to_string(kStudentUid);
+    drop = "setpriv --reuid=" + id + " --regid=" + id + " --clear-groups --bounding-set=-all --inh-caps=-all --no-new-privs";
+  }
   if (namespaces) {
-    // In a user and mount namespace of its own: each folder bound onto itself, read-only. Then
-    // every capability goes (setpriv): the namespace's root could otherwise remount them writable.
-    command.insert(command.end(), {"unshare", "--user", "--map-root-user", "--net", "--mount", "--", "sh", "-c",
+    // A mount and network namespace of its own (and a user namespace, for a user who is not
+    // root): each folder bound onto itself, read-only.
+    command.insert(command.end(), {"unshare", "--net", "--mount"});
+    if (!as_student) command.insert(command.end(), {"--user", "--map-root-user"});
+    command.insert(command.end(), {"--", "sh", "-c",
                                    "n=$1; shift; while [ \"$n\" -gt 0 ]; do mount --bind \"$1\" \"$1\" && "
-                                   "mount -o remount,bind,ro \"$1\" || exit 126; shift; n=$((n - 1)); done; "
-                                   "exec setpriv --bounding-set=-all --inh-caps=-all --no-new-privs -- \"$@\"",
+                                   "mount -o remount,bind,ro \"$1\" || exit 126; shift; n=$((n - 1)); done; exec " +
+                                       drop + " -- \"$@\"",
                                    "sh", std::to_string(read_only.size())});
     command.insert(command.end(), read_only.begin(), read_only.end());
+  } else if (as_student) {
+    command.push_back("setpriv");
+    command.insert(command.end(), {"--reuid=" + std::to_string(kStudentUid), "--regid=" + std::to_string(kStudentUid),
+                                   "--clear-groups", "--bounding-set=-all", "--inh-caps=-all", "--no-new-privs", "--"});
   }
   command.insert(command.end(), argv.begin(), argv.end());
   return command;
 }
 
-Sandbox probe_sandbox(const std::vector<std::string>& read_only, bool namespaces) {
+void Sandbox::hand_over(const std::string& dir) const {
+  if (as_student) lab::run_command({"chown", "-R", std::to_string(kStudentUid) + ":" + std::to_string(kStudentUid), "--", dir});
+}
+
+Sandbox probe_sandbox(const std::vector<std::string>& read_only, bool strict) {
   Sandbox s;
   s.read_only = read_only;
   s.limits = lab::run_command({"prlimit", "--nofile=64", "--", "true"}).exited(0);
-  s.namespaces = namespaces;
-  s.namespaces = namespaces && lab::run_command(s.wrap({"true"}, 10, false)).exited(0);
-  s.as_root = geteuid() == 0;
+  const bool root = geteuid() == 0;
+  s.as_student = root && strict;
+  s.namespaces = strict;
+  s.namespaces = strict && lab::run_command(s.wrap({"true"}, 10, false)).exited(0);
+  // No setpriv, or no such user: student code runs as root, and the report says so.
+  s.as_student = s.as_student && lab::run_command(s.wrap({"true"}, 10, false)).exited(0);
+  s.as_root = root && !s.as_student;
   return s;
 }
 

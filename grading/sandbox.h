@@ -20,11 +20,16 @@ constexpr long kOpenFileLimit = 1024;
 // per core), low enough that a fork bomb stops. The kernel does not hold root to it.
 constexpr long kProcessLimit = 4096;
 
+// A grader that runs as root hands student processes to this user (nobody on Debian and Ubuntu):
+// the process limit binds only users other than root, and nobody owns nothing in the checkout.
+constexpr unsigned kStudentUid = 65534;
+
 struct Sandbox {
   bool limits = false;      // prlimit is installed
   bool namespaces = false;  // unshare works here: no network, READ_ONLY mounted read-only
   std::vector<std::string> read_only;  // absolute folders student processes must not change
-  bool as_root = false;     // the grader runs as root: the process limit does not bind
+  bool as_student = false;  // the grader is root: student processes run as kStudentUid
+  bool as_root = false;     // the grader is root and student processes too (--no-namespaces)
 
   // One line for the report: what holds, and what does not.
   std::string describe() const;
@@ -34,11 +39,15 @@ struct Sandbox {
   // own RSS limit, sanitizer_memory_option(), holds it instead). Tools that wrap ARGV
   // (compute-sanitizer, Nsight Compute) run inside the same fences.
   std::vector<std::string> wrap(const std::vector<std::string>& argv, double timeout_s, bool sanitized) const;
+
+  // Makes a folder the grader made (a working folder, a folder of cases) the student's to write.
+  void hand_over(const std::string& dir) const;
 };
 
-// What this machine offers, for student processes that must not change READ_ONLY.
-// NAMESPACES false: grade as on a machine where they are missing (the tests use it).
-Sandbox probe_sandbox(const std::vector<std::string>& read_only, bool namespaces = true);
+// What this machine offers, for student processes that must not change READ_ONLY. STRICT
+// false: grade as an unprivileged user would on a machine without namespaces, student code
+// running as the grader's own user (the tests use it, to test the fences that remain).
+Sandbox probe_sandbox(const std::vector<std::string>& read_only, bool strict = true);
 
 // The memory limit of a sanitizer's build, for its *SAN_OPTIONS: "hard_rss_limit_mb=8192".
 std::string sanitizer_memory_option();

@@ -6,6 +6,8 @@
 //         RSS limit instead, so they skip this one)
 //   1002  a file grew past 2 GiB (the file-size limit)
 //   1003  a UDP socket found a route out (the network)
+//   1004  it runs as root, outside any user namespace (a root grader hands student code to
+//         nobody; checked first, so that 1001-1003 show over it)
 // It also writes 100 MB to stdout and starts 300 processes that sleep for minutes, named
 // fence_child: the grader keeps what it needs of the output and kills every one of them.
 #include <arpa/inet.h>
@@ -19,6 +21,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 
 #include "common/ceil_div.h"
 #include "common/cuda_check.h"
@@ -27,8 +30,18 @@
 
 namespace {
 
+// Whether this process is root outside any user namespace: its uid through /proc/self/uid_map.
+bool real_root() {
+  const unsigned uid = getuid();
+  std::ifstream map("/proc/self/uid_map");
+  for (unsigned inside, outside, count; map >> inside >> outside >> count;) {
+    if (uid >= inside && uid - inside < count) return outside + (uid - inside) == 0;
+  }
+  return uid == 0;
+}
+
 float push_at_the_fences() {
-  float spoiled = 0.0f;
+  float spoiled = real_root() ? 1004.0f : 0.0f;
 #if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
   if (void* p = std::malloc(size_t(20) << 30)) {
     std::free(p);
