@@ -43,6 +43,12 @@ std::vector<std::string> report_lines(const std::string& output, const std::stri
   }(), max_lines);
 }
 
+std::string joined(const std::vector<std::string>& lines) {
+  std::string text;
+  for (const std::string& line : lines) text += line + "\n";
+  return text;
+}
+
 std::string object_of(const std::string& program, const LabRubric& lab) {
   std::string obj = program;
   const size_t bin = obj.rfind("/bin/");
@@ -177,6 +183,15 @@ CheckResult check_build(const Context& ctx, const LabRubric& lab, LabPrograms* p
     c.details.push_back("the point of each lab is to write the kernel yourself");
     return done(Status::kFail);
   }
+  // The solution's program first, when this checkout has it: its times set the time limits,
+  // on a GPU its speed is the performance target, and a build of it that fails (a full disk,
+  // a broken toolkit) is this machine's failure, which must not pass for the student's.
+  if (ctx.have_solutions && exists("solutions/" + lab.lab + "/" + lab.file)) {
+    std::string log;
+    if (!make_program(ctx, "solutions", lab, ctx.backend, &programs->solution, &log)) {
+      throw CannotGrade("the solution of lab " + lab.lab + " does not build here; make said:\n" + joined(quote_output(log, 15)));
+    }
+  }
   std::vector<std::string> roots = ctx.include_roots;
   roots.push_back(std::filesystem::weakly_canonical(public_dir).string());
   // Each build of the student's file, then what it read: a file outside the lab's headers and
@@ -188,6 +203,7 @@ CheckResult check_build(const Context& ctx, const LabRubric& lab, LabPrograms* p
   auto build = [&](const std::string& flavor, Program* program) {
     Built b;
     if (!make_program(ctx, copies, lab, flavor, program, &b.log)) {
+      if (contains(b.log, "No space left on device")) throw CannotGrade("the disk is full; make said:\n" + joined(quote_output(b.log, 15)));
       for (size_t at; (at = b.log.find(copies)) != std::string::npos;) b.log.replace(at, copies.size(), ctx.src);
       b.ok = false;
       return b;
@@ -239,12 +255,6 @@ CheckResult check_build(const Context& ctx, const LabRubric& lab, LabPrograms* p
         return done(Status::kFail);
       }
     }
-  }
-  // The solution's program, when this checkout has it: its times set the time limits, and on
-  // a GPU its speed is the performance target.
-  if (ctx.have_solutions && exists("solutions/" + lab.lab + "/" + lab.file)) {
-    std::string log;
-    if (!make_program(ctx, "solutions", lab, ctx.backend, &programs->solution, &log)) programs->solution = Program();
   }
   return done(Status::kPass);
 }

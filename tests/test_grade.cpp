@@ -463,4 +463,61 @@ TEST_CASE("the grader's own failures exit 2 with a message") {
   }
 }
 
+// Whether this machine lets the tests make a mount namespace (to put a tiny disk under /tmp).
+const bool kNoMountNamespace = !lab::run_command({"unshare", "--mount", "true"}).exited(0);
+
+// Runs the grader on SUBMISSION lab 01 under PREFIX (a command that sets up a fault), into OUT
+// over an earlier run's report, and returns the run and the results.json it left.
+Graded grade_with_fault(const std::vector<std::string>& prefix, const std::string& submission, const std::string& out) {
+  lab::run_command({"mkdir", "-p", out});
+  lab::run_command({"chmod", "777", out});
+  std::ofstream(out + "/results.json") << "{\"score\": 58, \"tests\": []}\n";
+  std::vector<std::string> argv = prefix;
+  argv.insert(argv.end(), {"build/host/grade", "--src", submission, "--lab", "01", "--out", out});
+  Graded g;
+  lab::RunOptions options;
+  options.timeout_s = 600;
+  g.run = lab::run_command(argv, options);
+  std::ifstream in(out + "/results.json");
+  g.results_json.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  return g;
+}
+
+TEST_CASE("a fault of the machine is 'could not grade' (exit 2), never the student's 0") {
+  SUBCASE("a missing tool") {
+    const Graded g = grade_with_fault({"env", "PATH=/nonexistent"}, "labs", "build/test/fault-tool");
+    CAPTURE(g.run.output);
+    CHECK(g.run.exited(2));
+    CHECK(contains(g.run.output, "'make' is not installed"));
+    CHECK(contains(g.results_json, "could not grade this submission: "));
+  }
+  SUBCASE("a lab file the grader may not read") {
+    // Root reads anything: as root, the grader runs as nobody for this one.
+    const std::string dir = "/tmp/fault-unreadable/01_matmul_naive";
+    lab::run_command({"mkdir", "-p", dir});
+    std::ofstream(dir + "/matmul_naive.cu") << "// a lab file\n";
+    lab::run_command({"chmod", "000", dir + "/matmul_naive.cu"});
+    const std::vector<std::string> as_nobody = {"setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--"};
+    const Graded g = grade_with_fault(geteuid() == 0 ? as_nobody : std::vector<std::string>{}, "/tmp/fault-unreadable",
+                                      "/tmp/fault-unreadable-out");
+    CAPTURE(g.run.output);
+    CHECK(g.run.exited(2));
+    CHECK(contains(g.run.output, "cannot read /tmp/fault-unreadable/01_matmul_naive/matmul_naive.cu"));
+    CHECK(contains(g.results_json, "could not grade this submission: "));
+    lab::run_command({"rm", "-rf", "/tmp/fault-unreadable", "/tmp/fault-unreadable-out"});
+  }
+}
+
+TEST_CASE("a full disk is 'could not grade' (exit 2), never the student's 0" *
+          doctest::skip(lab_test::kNoCpuSolutions || kNoMountNamespace)) {
+  // The grader's scratch folder, in /tmp, on a disk of 2 MiB: the solution's build runs out of
+  // room before the student's starts.
+  const Graded g = grade_with_fault({"unshare", "--mount", "--", "sh", "-c", "mount -t tmpfs -o size=2m tmpfs /tmp && exec \"$@\"", "sh"},
+                                    "solutions", "build/test/fault-disk");
+  CAPTURE(g.run.output);
+  CHECK(g.run.exited(2));
+  CHECK(contains(g.run.output, "does not build here"));
+  CHECK(contains(g.results_json, "could not grade this submission: "));
+}
+
 }  // TEST_SUITE
