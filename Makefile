@@ -133,15 +133,17 @@ $(BUILD)/$(1)/obj/%.o: %.cu $(DEPS_$(1))
 endef
 $(foreach f,$(FLAVORS),$(eval $(call flavor_rules,$(f))))
 
-# A lab program: the lab's main, the student file from one source folder, the library.
+# A lab program: the lab's main, the student file from one source folder, the library. The
+# student's object comes last, so that where both define the same inline function or template
+# instance, the linker keeps the harness's (the grader refuses any other shared name).
 # $(1) lab, $(2) source folder, $(3) flavor
 define lab_program_rules
 $(BUILD)/$(3)/obj/$(call src_tag,$(2))/$(1)/$(LAB_FILE_$(1):.cu=.o): $(2)/$(1)/$(LAB_FILE_$(1)) $(PUBLIC_HEADERS) \
     $(DEPS_$(3))
 	@mkdir -p $$(@D)
 	$(STUDENT_CU_$(3)) -c $$< -o $$@
-$(call lab_program,$(1),$(2),$(3)): $(BUILD)/$(3)/obj/$(call src_tag,$(2))/$(1)/$(LAB_FILE_$(1):.cu=.o) \
-    $(BUILD)/$(3)/obj/harness/$(1).o $(RUNTIME_SRCS:%.cpp=$(BUILD)/$(3)/obj/%.o) $(HOST_OBJS) $(RUNTIME_LIB_$(3))
+$(call lab_program,$(1),$(2),$(3)): $(BUILD)/$(3)/obj/harness/$(1).o $(RUNTIME_SRCS:%.cpp=$(BUILD)/$(3)/obj/%.o) \
+    $(HOST_OBJS) $(BUILD)/$(3)/obj/$(call src_tag,$(2))/$(1)/$(LAB_FILE_$(1):.cu=.o) $(RUNTIME_LIB_$(3))
 	@mkdir -p $$(@D)
 	$(LINK_$(3)) $$(filter-out %.a,$$^) -o $$@
 endef

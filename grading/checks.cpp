@@ -1,5 +1,6 @@
 #include "grading/checks.h"
 
+#include <cxxabi.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -123,6 +124,41 @@ std::vector<std::string> forbidden_symbols(const std::string& object) {
   return found;
 }
 
+// What a name means to a reader: its demangled C++ name, or itself.
+std::string demangled(const std::string& name) {
+  int status = 0;
+  char* text = abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status);
+  const std::string out = status == 0 && text != nullptr ? text : name;
+  std::free(text);
+  return out;
+}
+
+// Names the student's object defines that could stand in for another part of the program: the
+// lab program is one link, and a definition of getrandom, clock_gettime or cudaEventElapsedTime
+// (which the harness's timing and sampling call), or of a function of the harness, the CPU
+// backend or the C++ library, would replace it. A lab file defines its launcher and its
+// kernels, mangled C++ names; the public headers add two inline functions of namespace lab, and
+// templates of the C++ library are instantiated as the code needs them.
+std::vector<std::string> interposed_symbols(const std::string& object) {
+  const lab::RunResult r = lab::run_command({"nm", "-g", "--defined-only", "-P", object});
+  std::vector<std::string> found;
+  std::istringstream lines(r.output);
+  for (std::string line; std::getline(lines, line);) {
+    const std::string name = line.substr(0, line.find(' '));
+    if (name.empty() || name == "DW.ref.__gxx_personality_v0") continue;
+    const std::string cxx = demangled(name);
+    const std::string scope = cxx.substr(0, cxx.find('('));
+    const bool library = scope.rfind("std::", 0) == 0 || scope.rfind("__gnu_cxx::", 0) == 0 ||
+                         scope.rfind("__cxxabiv1::", 0) == 0;
+    const bool ours = scope.rfind("lab::", 0) == 0 || scope.rfind("cpusim::", 0) == 0;
+    const bool from_public_headers = scope == "lab::cuda_fail" || scope == "lab::is_environment_error";
+    if (name.rfind("_Z", 0) != 0 || (library && scope.find('<') == std::string::npos) || (ours && !from_public_headers)) {
+      found.push_back(cxx);
+    }
+  }
+  return found;
+}
+
 }  // namespace
 
 // A check worth its points only when it passes; a waived one is worth nothing either way.
@@ -234,6 +270,12 @@ CheckResult check_build(const Context& ctx, const LabRubric& lab, LabPrograms* p
     const std::vector<std::string> lines = report_lines(log, lab.file, {"error", "Error"}, 20);
     const std::vector<std::string> shown = lines.empty() ? quote_output(log, 20) : lines;
     c.details.insert(c.details.end(), shown.begin(), shown.end());
+    return done(Status::kFail);
+  }
+  if (const std::vector<std::string> names = interposed_symbols(programs->main.object); !names.empty()) {
+    c.details.push_back("defines " + names.front() + ", which another part of the lab program (the C library, the CUDA");
+    c.details.push_back("runtime, the harness) defines too, and would replace it: a lab file defines its launcher and");
+    c.details.push_back("kernels; put helpers in an anonymous namespace or make them static");
     return done(Status::kFail);
   }
   const std::vector<std::string> symbols = forbidden_symbols(programs->main.object);

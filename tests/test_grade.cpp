@@ -156,6 +156,7 @@ TEST_CASE("each wrong submission is caught by its check" * doctest::skip(lab_tes
       {"build/corpus/no_sync_05", "05", "correctness", "differs between two runs"},
       {"tests/corpus/fake_success", "01", "correctness", "exit 0 before finishing this shape"},
       {"tests/corpus/cublas_call", "01", "build", "uses cuBLAS (cublas_v2.h)"},
+      {"tests/corpus/interpose", "01", "build", "defines getrandom, which another part of the lab program"},
   };
   for (const Wrong& w : corpus) {
     SUBCASE(w.src) {
@@ -307,13 +308,16 @@ TEST_CASE("a submission's build reads its own file and the lab's headers, nothin
     }
   }
   SUBCASE("the toolkit's and the compiler's own headers are welcome") {
-    // The fair side: a correct file that includes more of the toolkit and the C++ library.
+    // The fair side: a correct file that includes more of the toolkit and the C++ library, and
+    // defines helpers of its own that instantiate the library's templates.
     const std::string dir = root + "/system/01_matmul_naive";
     lab::run_command({"mkdir", "-p", dir});
     std::ifstream in("solutions/01_matmul_naive/matmul_naive.cu");
     std::ofstream(dir + "/matmul_naive.cu")
         << "#include <cuda_runtime_api.h>\n#include <device_launch_parameters.h>\n#include <cmath>\n#include <vector>\n"
-        << in.rdbuf();
+        << in.rdbuf()
+        << "\nstd::vector<float> copy_of(const float* p, int n) { return std::vector<float>(p, p + n); }\n"
+           "float sum_of(const std::vector<float>& v) { float s = 0; for (float x : v) s += x; return s; }\n";
     const Graded g = grade({"--src", root + "/system", "--lab", "01", "--rubric", "tests/fixtures/rubric-fast.txt"});
     CAPTURE(g.run.output);
     REQUIRE(g.run.exited(0));
