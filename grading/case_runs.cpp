@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -87,7 +88,15 @@ lab::RunResult run_program(const Context& ctx, const Program& program, const std
   options.cwd = make_dir(ctx, "cwd");
   options.env = env;
   options.env.push_back("HOME=" + options.cwd);
-  lab::RunResult r = lab::run_command(ctx.sandbox.wrap(argv, options.timeout_s, program.sanitizer), options);
+  // What is this run's own: the program, its working folder and its cases; the rest of the
+  // builds and of the scratch folder is hidden from a student's program.
+  std::vector<std::string> own;
+  if (!program.solution) {
+    for (const std::string& path : std::vector<std::string>{program.path, options.cwd, args.empty() ? "" : args.back()}) {
+      if (!path.empty() && exists(path)) own.push_back(std::filesystem::weakly_canonical(path).string());
+    }
+  }
+  lab::RunResult r = lab::run_command(ctx.sandbox.wrap(argv, options.timeout_s, program.sanitizer, own), options);
   lab::kill_descendants();
   lab::run_command({"rm", "-rf", options.cwd});
   return r;

@@ -227,6 +227,7 @@ CheckResult check_build(const Context& ctx, const LabRubric& lab, LabPrograms* p
     if (!make_program(ctx, "solutions", lab, ctx.backend, &programs->solution, &log)) {
       throw CannotGrade("the solution of lab " + lab.lab + " does not build here; make said:\n" + joined(quote_output(log, 15)));
     }
+    programs->solution.solution = true;
   }
   std::vector<std::string> roots = ctx.include_roots;
   roots.push_back(std::filesystem::weakly_canonical(public_dir).string());

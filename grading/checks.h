@@ -53,6 +53,7 @@ struct Program {
   std::string object;       // the student file's object, for its symbols
   std::string fingerprint;  // checked before every run
   bool sanitizer = false;   // built with AddressSanitizer or ThreadSanitizer (no data limit: Sandbox)
+  bool solution = false;    // the solution's: nothing is hidden from it (Sandbox::wrap)
 };
 
 struct LabPrograms {

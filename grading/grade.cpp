@@ -211,9 +211,9 @@ int main(int argc, char** argv) {
   ctx.work_dir = work;
   ctx.build_dir = build_dir.empty() ? work + "/build" : build_dir;
   lab::run_command({"mkdir", "-p", ctx.build_dir});
-  ctx.sandbox = grade::probe_sandbox({std::filesystem::current_path().string(),
-                                       std::filesystem::absolute(ctx.build_dir).string()},
-                                      !no_namespaces);
+  ctx.sandbox = grade::probe_sandbox(std::filesystem::current_path().string(),
+                                     std::filesystem::weakly_canonical(ctx.build_dir).string(),
+                                     std::filesystem::weakly_canonical(work).string(), !no_namespaces);
   ctx.include_roots = grade::system_include_roots();
   lab::run_command({"mkdir", "-p", out_dir});
 

@@ -2,7 +2,9 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
+#include <filesystem>
 
 #include "common/subprocess.h"
 
@@ -25,7 +27,49 @@ std::string Sandbox::describe() const {
   return text;
 }
 
-std::vector<std::string> Sandbox::wrap(const std::vector<std::string>& argv, double timeout_s, bool sanitized) const {
+namespace {
+
+namespace fs = std::filesystem;
+
+// What a student's program has no business reading while it runs: the solutions and the
+// checkout's history (which holds them), the made copies of solutions (variants, the test
+// corpus), every build's programs and objects but its own (the solution's program, run on the
+// student's inputs, would compute the answer), and the other runs' folders (the solution's
+// outputs). Each becomes an empty folder.
+std::vector<std::string> hidden_from(const Sandbox& s, const std::vector<std::string>& own) {
+  auto holds_own = [&](const fs::path& dir) {
+    for (const std::string& path : own) {
+      if ((path + "/").rfind(dir.string() + "/", 0) == 0) return true;
+    }
+    return false;
+  };
+  std::vector<std::string> hidden;
+  std::error_code ec;
+  for (const char* path : {"solutions", ".git", "build/variants", "build/corpus"}) {
+    if (fs::is_directory(s.checkout + "/" + path, ec)) hidden.push_back(s.checkout + "/" + path);
+  }
+  for (const std::string& root : {s.checkout + "/build", s.build_dir}) {
+    for (const fs::directory_entry& flavor : fs::directory_iterator(root, ec)) {
+      if (fs::is_directory(flavor.path() / "obj", ec)) hidden.push_back((flavor.path() / "obj").string());
+      for (const fs::directory_entry& bin : fs::directory_iterator(flavor.path() / "bin", ec)) {
+        if (bin.is_directory(ec) && !holds_own(bin.path())) hidden.push_back(bin.path().string());
+      }
+    }
+  }
+  for (const fs::directory_entry& run : fs::directory_iterator(s.work_dir, ec)) {
+    if (run.is_directory(ec) && !holds_own(run.path()) && run.path().string() != s.build_dir) {
+      hidden.push_back(run.path().string());
+    }
+  }
+  std::sort(hidden.begin(), hidden.end());
+  hidden.erase(std::unique(hidden.begin(), hidden.end()), hidden.end());
+  return hidden;
+}
+
+}  // namespace
+
+std::vector<std::string> Sandbox::wrap(const std::vector<std::string>& argv, double timeout_s, bool sanitized,
+                                       const std::vector<std::string>& own) const {
   std::vector<std::string> command;
   if (limits) {
     const long mib = 1024L * 1024L;
@@ -46,15 +90,18 @@ std::vector<std::string> Sandbox::wrap(const std::vector<std::string>& argv, dou
   }
   if (namespaces) {
     // A mount and network namespace of its own (and a user namespace, for a user who is not
-    // root): each folder bound onto itself, read-only.
+    // root): the checkout and the build folder each bound onto itself, read-only, and what a
+    // student's program must not see under an empty folder.
+    const std::vector<std::string> hidden = own.empty() ? std::vector<std::string>{} : hidden_from(*this, own);
     command.insert(command.end(), {"unshare", "--net", "--mount"});
     if (!as_student) command.insert(command.end(), {"--user", "--map-root-user"});
     command.insert(command.end(), {"--", "sh", "-c",
-                                   "n=$1; shift; while [ \"$n\" -gt 0 ]; do mount --bind \"$1\" \"$1\" && "
-                                   "mount -o remount,bind,ro \"$1\" || exit 126; shift; n=$((n - 1)); done; exec " +
-                                       drop + " -- \"$@\"",
-                                   "sh", std::to_string(read_only.size())});
-    command.insert(command.end(), read_only.begin(), read_only.end());
+                                   "for d in \"$1\" \"$2\"; do mount --bind \"$d\" \"$d\" && "
+                                   "mount -o remount,bind,ro \"$d\" || exit 126; done; shift 2; "
+                                   "n=$1; shift; while [ \"$n\" -gt 0 ]; do mount -t tmpfs -o size=4k,mode=0555 hidden \"$1\" || "
+                                   "exit 126; shift; n=$((n - 1)); done; exec " + drop + " -- \"$@\"",
+                                   "sh", checkout, build_dir, std::to_string(hidden.size())});
+    command.insert(command.end(), hidden.begin(), hidden.end());
   } else if (as_student) {
     command.push_back("setpriv");
     command.insert(command.end(), {"--reuid=" + std::to_string(kStudentUid), "--regid=" + std::to_string(kStudentUid),
@@ -68,9 +115,12 @@ void Sandbox::hand_over(const std::string& dir) const {
   if (as_student) lab::run_command({"chown", "-R", std::to_string(kStudentUid) + ":" + std::to_string(kStudentUid), "--", dir});
 }
 
-Sandbox probe_sandbox(const std::vector<std::string>& read_only, bool strict) {
+Sandbox probe_sandbox(const std::string& checkout, const std::string& build_dir, const std::string& work_dir,
+                      bool strict) {
   Sandbox s;
-  s.read_only = read_only;
+  s.checkout = checkout;
+  s.build_dir = build_dir;
+  s.work_dir = work_dir;
   s.limits = lab::run_command({"prlimit", "--nofile=64", "--", "true"}).exited(0);
   const bool root = geteuid() == 0;
   s.as_student = root && strict;

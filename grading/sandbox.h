@@ -26,8 +26,9 @@ constexpr unsigned kStudentUid = 65534;
 
 struct Sandbox {
   bool limits = false;      // prlimit is installed
-  bool namespaces = false;  // unshare works here: no network, READ_ONLY mounted read-only
-  std::vector<std::string> read_only;  // absolute folders student processes must not change
+  bool namespaces = false;  // unshare works here: no network, the checkout and builds read-only
+  std::string checkout, build_dir;  // absolute; student processes change neither
+  std::string work_dir;             // the run's scratch folder, where each run has folders of its own
   bool as_student = false;  // the grader is root: student processes run as kStudentUid
   bool as_root = false;     // the grader is root and student processes too (--no-namespaces)
 
@@ -36,18 +37,24 @@ struct Sandbox {
 
   // The command that runs ARGV inside the fences, for at most TIMEOUT_S seconds of wall time.
   // SANITIZED: a compiler sanitizer's build, whose shadow memory a data limit would break (its
-  // own RSS limit, sanitizer_memory_option(), holds it instead). Tools that wrap ARGV
-  // (compute-sanitizer, Nsight Compute) run inside the same fences.
-  std::vector<std::string> wrap(const std::vector<std::string>& argv, double timeout_s, bool sanitized) const;
+  // own RSS limit, sanitizer_memory_option(), holds it instead). OWN: for a student's program,
+  // its path and the folders of this run (its working folder, its cases): in namespaces it
+  // sees no other program or object of any build, no other run's folders (the solution's
+  // outputs), no solutions and no history of the checkout. Empty for the solution's program.
+  // Tools that wrap ARGV (compute-sanitizer, Nsight Compute) run inside the same fences.
+  std::vector<std::string> wrap(const std::vector<std::string>& argv, double timeout_s, bool sanitized,
+                                const std::vector<std::string>& own = {}) const;
 
   // Makes a folder the grader made (a working folder, a folder of cases) the student's to write.
   void hand_over(const std::string& dir) const;
 };
 
-// What this machine offers, for student processes that must not change READ_ONLY. STRICT
+// What this machine offers, for student processes in CHECKOUT grading into BUILD_DIR, with
+// folders of their own in WORK_DIR. STRICT
 // false: grade as an unprivileged user would on a machine without namespaces, student code
 // running as the grader's own user (the tests use it, to test the fences that remain).
-Sandbox probe_sandbox(const std::vector<std::string>& read_only, bool strict = true);
+Sandbox probe_sandbox(const std::string& checkout, const std::string& build_dir, const std::string& work_dir,
+                      bool strict = true);
 
 // The memory limit of a sanitizer's build, for its *SAN_OPTIONS: "hard_rss_limit_mb=8192".
 std::string sanitizer_memory_option();

@@ -387,6 +387,25 @@ TEST_CASE("the fences hold: memory, file size, network, a flood of output, a sto
   CHECK(contains(open.run.output, "got 1003"));
 }
 
+TEST_CASE("a student's program sees neither the solution nor its program, the history or another run's outputs" *
+          doctest::skip(lab_test::kNoCpuSolutions)) {
+  // tests/corpus/peek spoils its result with 1005-1008 when it can read the solution's source,
+  // the checkout's .git, the solution's lab program or the scratch folder's other runs.
+  const std::vector<std::string> env = {"PEEK_CHECKOUT=" + std::filesystem::current_path().string()};
+  const Graded g = grade({"--src", "tests/corpus/peek", "--lab", "01", "--rubric", "tests/fixtures/rubric-fast.txt"}, false,
+                         "build/grade-tests/out", env);
+  CAPTURE(g.run.output);
+  REQUIRE(g.run.exited(0));
+  CHECK(last_line(g.run.output) == "Score: 8/8");
+  // Where namespaces are missing and student code runs as the grader's user, all of it is there
+  // (the test can fail).
+  const Graded open = grade({"--src", "tests/corpus/peek", "--lab", "01", "--rubric", "tests/fixtures/rubric-fast.txt",
+                             "--no-namespaces"},
+                            false, "build/grade-tests/out", env);
+  CAPTURE(open.run.output);
+  CHECK(contains(open.run.output, "got 100"));
+}
+
 TEST_CASE("eight gradings at once from one checkout each get their own report" * doctest::skip(lab_test::kNoCpuSolutions)) {
   // Four copies of the solution and four of the skeleton, in folders of their own, graded at
   // once into the default report folders (build/grade/<run>/).
