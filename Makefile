@@ -232,7 +232,7 @@ $(BUILD)/test/%: tests/%.cpp $(BUILD)/test/doctest_main.o $(HOST_OBJS) | deps
 # The bench's tests check its reports, which only it links; the technique's, the grader's rules.
 $(BUILD)/test/test_bench: $(BENCH_HOST_OBJS)
 $(BUILD)/test/test_technique: $(filter-out %/grade.o,$(GRADER_OBJS))
-$(BUILD)/test/test_utf8: $(BUILD)/host/grading/utf8.o
+$(BUILD)/test/test_utf8 $(BUILD)/test/test_grade: $(BUILD)/host/grading/utf8.o
 
 # ---- every .cu file through nvcc (CI: the GPU build must at least compile here) ----
 

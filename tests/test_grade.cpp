@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "common/subprocess.h"
+#include "grading/utf8.h"
 #include "tests/lab_programs.h"
 
 namespace {
@@ -28,7 +29,7 @@ struct Graded {
   std::string results_json;
 };
 
-Graded grade(const std::vector<std::string>& args, bool fresh_build = false, const std::string& out = "build/grade-tests/out",
+Graded run_grader(const std::vector<std::string>& args, bool fresh_build = false, const std::string& out = "build/grade-tests/out",
              const std::vector<std::string>& env = {}) {
   std::vector<std::string> argv = {"build/host/grade", "--backend", "cpu", "--seed", "4242", "--out", out};
   if (!fresh_build) argv.insert(argv.end(), {"--build-dir", kSharedBuild});
@@ -80,7 +81,7 @@ bool valid_json(const std::string& path) {
 TEST_SUITE("grade") {
 
 TEST_CASE("every solution grades full marks on build, correctness, safety and technique" * doctest::skip(lab_test::kNoCpuSolutions)) {
-  const Graded g = grade({"--src", "solutions"});
+  const Graded g = run_grader({"--src", "solutions"});
   CAPTURE(g.run.output);
   REQUIRE(g.run.exited(0));
   CHECK(last_line(g.run.output) == "Score: 48/48");
@@ -91,7 +92,7 @@ TEST_CASE("every solution grades full marks on build, correctness, safety and te
 }
 
 TEST_CASE("every skeleton grades 0, without a crash" * doctest::skip(lab_test::kNoCpuSolutions)) {
-  const Graded g = grade({"--src", "build/skeletons"});
+  const Graded g = run_grader({"--src", "build/skeletons"});
   CAPTURE(g.run.output);
   REQUIRE(g.run.exited(0));
   CHECK(last_line(g.run.output) == "Score: 0/48");
@@ -114,7 +115,7 @@ TEST_CASE("every variant of the solutions grades full marks" * doctest::skip(lab
   };
   for (const auto& [src, lab] : variants) {
     SUBCASE(src) {
-      const Graded g = grade({"--src", src, "--lab", lab, "--rubric", "tests/fixtures/rubric-fast.txt"});
+      const Graded g = run_grader({"--src", src, "--lab", lab, "--rubric", "tests/fixtures/rubric-fast.txt"});
       CAPTURE(g.run.output);
       REQUIRE(g.run.exited(0));
       const std::string score = last_line(g.run.output);
@@ -160,7 +161,7 @@ TEST_CASE("each wrong submission is caught by its check" * doctest::skip(lab_tes
   };
   for (const Wrong& w : corpus) {
     SUBCASE(w.src) {
-      const Graded g = grade({"--src", w.src, "--lab", w.lab, "--rubric", "tests/fixtures/rubric-fast.txt"});
+      const Graded g = run_grader({"--src", w.src, "--lab", w.lab, "--rubric", "tests/fixtures/rubric-fast.txt"});
       CAPTURE(g.run.output);
       REQUIRE(g.run.exited(0));
       CHECK(any_of(w.check, [&](const std::string& check) { return contains(check_line(g.run.output, check), ": FAIL"); }));
@@ -180,7 +181,7 @@ TEST_CASE("a program that hangs where no per-shape limit watches it costs second
   // into it (here: AddressSanitizer's runtime). The default rubric gives a run 300 s; a run
   // outside a pass gets its floor (30 s on this backend), and the hang ends the check:
   // ThreadSanitizer's build does not run after it.
-  const Graded g = grade({"--src", "tests/corpus/tool_hang", "--lab", "01"});
+  const Graded g = run_grader({"--src", "tests/corpus/tool_hang", "--lab", "01"});
   CAPTURE(g.run.output);
   REQUIRE(g.run.exited(0));
   CHECK(contains(check_line(g.run.output, "correctness"), ": OK"));
@@ -193,11 +194,22 @@ TEST_CASE("a program that hangs where no per-shape limit watches it costs second
   CHECK(std::stod(safety.substr(open + 1)) < 45);
 }
 
+TEST_CASE("a program that prints bytes that are not UTF-8 leaves a results.json that is" *
+          doctest::skip(lab_test::kNoCpuSolutions)) {
+  // tests/corpus/garbled prints a stray 0xFF, a cut character and 600 multi-byte ones, then dies.
+  const Graded g = run_grader({"--src", "tests/corpus/garbled", "--lab", "01", "--rubric", "tests/fixtures/rubric-fast.txt"});
+  CAPTURE(g.run.output);
+  REQUIRE(g.run.exited(0));
+  CHECK(last_line(g.run.output) == "Score: 0/8");
+  CHECK(contains(g.results_json, "bad bytes: "));  // the output is quoted ...
+  CHECK(grade::valid_utf8(g.results_json) == g.results_json);  // ... and every byte of the file is UTF-8
+}
+
 TEST_CASE("a crash at one shape costs that shape only, and the later checks wait only for the main shapes" *
           doctest::skip(lab_test::kNoCpuSolutions)) {
   // The launcher dies at M = 65 (an edge shape in rubric-fast.txt): a fresh process goes on
   // with the next shape, and safety and technique still run.
-  const Graded g = grade({"--src", "build/corpus/crash_at_65_01", "--lab", "01", "--rubric", "tests/fixtures/rubric-fast.txt"});
+  const Graded g = run_grader({"--src", "build/corpus/crash_at_65_01", "--lab", "01", "--rubric", "tests/fixtures/rubric-fast.txt"});
   CAPTURE(g.run.output);
   REQUIRE(g.run.exited(0));
   CHECK(contains(g.run.output, "2 of 3 shapes correct"));
@@ -207,19 +219,19 @@ TEST_CASE("a crash at one shape costs that shape only, and the later checks wait
 }
 
 TEST_CASE("the grid limit: a launcher must cap the grid at 65535 blocks along y, on every backend" * doctest::skip(lab_test::kNoCpuSolutions)) {
-  const Graded g = grade({"--src", "build/corpus/no_cap_02", "--lab", "02", "--rubric", "tests/fixtures/rubric-limits.txt"});
+  const Graded g = run_grader({"--src", "build/corpus/no_cap_02", "--lab", "02", "--rubric", "tests/fixtures/rubric-limits.txt"});
   CAPTURE(g.run.output);
   REQUIRE(g.run.exited(0));
   CHECK(contains(check_line(g.run.output, "correctness"), ": FAIL"));
   CHECK(contains(g.run.output, "exceeds the largest grid dimensions (2147483647,65535,65535)"));
-  const Graded capped = grade({"--src", "solutions", "--lab", "02", "--rubric", "tests/fixtures/rubric-limits.txt"});
+  const Graded capped = run_grader({"--src", "solutions", "--lab", "02", "--rubric", "tests/fixtures/rubric-limits.txt"});
   CAPTURE(capped.run.output);
   CHECK(last_line(capped.run.output) == "Score: 6/6");
 }
 
 TEST_CASE("the seed never reaches student code, though `make grade SEED=N` exports it" * doctest::skip(lab_test::kNoCpuSolutions)) {
   // build/corpus/seed_reader_01 is the solution, except that it dies when SEED is in its environment.
-  const Graded g = grade({"--src", "build/corpus/seed_reader_01", "--lab", "01", "--rubric", "tests/fixtures/rubric-fast.txt"},
+  const Graded g = run_grader({"--src", "build/corpus/seed_reader_01", "--lab", "01", "--rubric", "tests/fixtures/rubric-fast.txt"},
                          false, "build/grade-tests/out", {"SEED=4242", "MAKEFLAGS=SEED=4242"});
   CAPTURE(g.run.output);
   REQUIRE(g.run.exited(0));
@@ -249,7 +261,7 @@ TEST_CASE("a lab file that is a link, a FIFO or empty fails the build with a lin
   };
   for (const auto& [name, says] : cases) {
     SUBCASE(name) {
-      const Graded g = grade({"--src", root + "/" + name, "--lab", "01", "--rubric", "tests/fixtures/rubric-fast.txt"});
+      const Graded g = run_grader({"--src", root + "/" + name, "--lab", "01", "--rubric", "tests/fixtures/rubric-fast.txt"});
       CAPTURE(g.run.output);
       REQUIRE(g.run.exited(0));
       CHECK(contains(check_line(g.run.output, "build"), ": FAIL"));
@@ -265,7 +277,7 @@ TEST_CASE("a hostile submission cannot make itself pass, even where namespaces a
   // script that exits 0, and leaves a daemon rewriting the reports (tests/corpus/tamper). With
   // no read-only view of the builds, the fingerprints catch it.
   const std::string out = "build/grade-tests/tamper-out";
-  const Graded g = grade({"--src", "tests/corpus/tamper", "--lab", "01", "--rubric", "tests/fixtures/rubric-fast.txt",
+  const Graded g = run_grader({"--src", "tests/corpus/tamper", "--lab", "01", "--rubric", "tests/fixtures/rubric-fast.txt",
                           "--no-namespaces"},
                          /*fresh_build=*/true, out);
   CAPTURE(g.run.output);
@@ -298,7 +310,7 @@ TEST_CASE("a submission's build reads its own file and the lab's headers, nothin
       const std::string dir = root + "/" + name + "/01_matmul_naive";
       lab::run_command({"mkdir", "-p", dir});
       std::ofstream(dir + "/matmul_naive.cu") << text;
-      const Graded g = grade({"--src", root + "/" + name, "--lab", "01", "--rubric", "tests/fixtures/rubric-fast.txt"});
+      const Graded g = run_grader({"--src", root + "/" + name, "--lab", "01", "--rubric", "tests/fixtures/rubric-fast.txt"});
       CAPTURE(g.run.output);
       REQUIRE(g.run.exited(0));
       CHECK(contains(check_line(g.run.output, "build"), ": FAIL"));
@@ -318,7 +330,7 @@ TEST_CASE("a submission's build reads its own file and the lab's headers, nothin
         << in.rdbuf()
         << "\nstd::vector<float> copy_of(const float* p, int n) { return std::vector<float>(p, p + n); }\n"
            "float sum_of(const std::vector<float>& v) { float s = 0; for (float x : v) s += x; return s; }\n";
-    const Graded g = grade({"--src", root + "/system", "--lab", "01", "--rubric", "tests/fixtures/rubric-fast.txt"});
+    const Graded g = run_grader({"--src", root + "/system", "--lab", "01", "--rubric", "tests/fixtures/rubric-fast.txt"});
     CAPTURE(g.run.output);
     REQUIRE(g.run.exited(0));
     CHECK(last_line(g.run.output) == "Score: 8/8");
@@ -333,7 +345,7 @@ TEST_CASE("a folder of any name is graded like any other, and no command in a na
   const std::string dir = root + "/" + name + "/01_matmul_naive";
   lab::run_command({"mkdir", "-p", dir});
   lab::run_command({"cp", "solutions/01_matmul_naive/matmul_naive.cu", dir});
-  const Graded g = grade({"--src", root + "/" + name, "--lab", "01", "--rubric", "tests/fixtures/rubric-fast.txt"});
+  const Graded g = run_grader({"--src", root + "/" + name, "--lab", "01", "--rubric", "tests/fixtures/rubric-fast.txt"});
   CAPTURE(g.run.output);
   REQUIRE(g.run.exited(0));
   CHECK(last_line(g.run.output) == "Score: 8/8");
@@ -355,7 +367,7 @@ TEST_CASE("a submission cannot plant a grader, a rubric or a Makefile for the ne
     return text;
   };
   const std::string before = sums();
-  const Graded g = grade({"--src", "tests/corpus/plant", "--lab", "01", "--rubric", "tests/fixtures/rubric-fast.txt"}, false,
+  const Graded g = run_grader({"--src", "tests/corpus/plant", "--lab", "01", "--rubric", "tests/fixtures/rubric-fast.txt"}, false,
                          "build/grade-tests/out", {"PLANT_CHECKOUT=" + std::filesystem::current_path().string()});
   CAPTURE(g.run.output);
   REQUIRE(g.run.exited(0));
@@ -371,7 +383,7 @@ TEST_CASE("the fences hold: memory, file size, network, a flood of output, a sto
           doctest::skip(lab_test::kNoCpuSolutions)) {
   // tests/corpus/fences spoils its result with 1001, 1002, 1003 or 1004 when a fence gives way,
   // prints 100 MB and leaves 300 sleeping processes behind in every run.
-  const Graded g = grade({"--src", "tests/corpus/fences", "--lab", "01", "--rubric", "tests/fixtures/rubric-fast.txt"});
+  const Graded g = run_grader({"--src", "tests/corpus/fences", "--lab", "01", "--rubric", "tests/fixtures/rubric-fast.txt"});
   CAPTURE(g.run.output);
   REQUIRE(g.run.exited(0));
   CHECK(last_line(g.run.output) == "Score: 8/8");
@@ -380,7 +392,7 @@ TEST_CASE("the fences hold: memory, file size, network, a flood of output, a sto
   CHECK(contains(g.run.output, "4096 processes and threads of its user"));
   CHECK_FALSE(lab::run_command({"pgrep", "-x", "fence_child"}).exited(0));
   // Where namespaces are missing the network is reachable, and the submission says so (the test can fail).
-  const Graded open = grade({"--src", "tests/corpus/fences", "--lab", "01", "--rubric", "tests/fixtures/rubric-fast.txt",
+  const Graded open = run_grader({"--src", "tests/corpus/fences", "--lab", "01", "--rubric", "tests/fixtures/rubric-fast.txt",
                              "--no-namespaces"});
   CAPTURE(open.run.output);
   CHECK(contains(open.run.output, "network reachable"));
@@ -392,14 +404,14 @@ TEST_CASE("a student's program sees neither the solution nor its program, the hi
   // tests/corpus/peek spoils its result with 1005-1008 when it can read the solution's source,
   // the checkout's .git, the solution's lab program or the scratch folder's other runs.
   const std::vector<std::string> env = {"PEEK_CHECKOUT=" + std::filesystem::current_path().string()};
-  const Graded g = grade({"--src", "tests/corpus/peek", "--lab", "01", "--rubric", "tests/fixtures/rubric-fast.txt"}, false,
+  const Graded g = run_grader({"--src", "tests/corpus/peek", "--lab", "01", "--rubric", "tests/fixtures/rubric-fast.txt"}, false,
                          "build/grade-tests/out", env);
   CAPTURE(g.run.output);
   REQUIRE(g.run.exited(0));
   CHECK(last_line(g.run.output) == "Score: 8/8");
   // Where namespaces are missing and student code runs as the grader's user, all of it is there
   // (the test can fail).
-  const Graded open = grade({"--src", "tests/corpus/peek", "--lab", "01", "--rubric", "tests/fixtures/rubric-fast.txt",
+  const Graded open = run_grader({"--src", "tests/corpus/peek", "--lab", "01", "--rubric", "tests/fixtures/rubric-fast.txt",
                              "--no-namespaces"},
                             false, "build/grade-tests/out", env);
   CAPTURE(open.run.output);
