@@ -157,7 +157,7 @@ TEST_CASE("each wrong submission is caught by its check" * doctest::skip(lab_tes
       {"build/corpus/no_sync_05", "05", "correctness", "differs between two runs"},
       {"tests/corpus/fake_success", "01", "correctness", "exit 0 before finishing this shape"},
       {"tests/corpus/cublas_call", "01", "build", "uses cuBLAS (cublas_v2.h)"},
-      {"tests/corpus/interpose", "01", "build", "defines getrandom, which another part of the lab program"},
+      {"build/corpus/interpose", "01", "build", "defines getrandom, which another part of the lab program"},
   };
   for (const Wrong& w : corpus) {
     SUBCASE(w.src) {
@@ -177,11 +177,11 @@ TEST_CASE("each wrong submission is caught by its check" * doctest::skip(lab_tes
 
 TEST_CASE("a program that hangs where no per-shape limit watches it costs seconds, not the rubric's minutes" *
           doctest::skip(lab_test::kNoCpuSolutions)) {
-  // tests/corpus/tool_hang computes correctly, but sleeps forever when a checking tool is loaded
+  // build/corpus/tool_hang computes correctly, but sleeps forever when a checking tool is loaded
   // into it (here: AddressSanitizer's runtime). The default rubric gives a run 300 s; a run
   // outside a pass gets its floor (30 s on this backend), and the hang ends the check:
   // ThreadSanitizer's build does not run after it.
-  const Graded g = run_grader({"--src", "tests/corpus/tool_hang", "--lab", "01"});
+  const Graded g = run_grader({"--src", "build/corpus/tool_hang", "--lab", "01"});
   CAPTURE(g.run.output);
   REQUIRE(g.run.exited(0));
   CHECK(contains(check_line(g.run.output, "correctness"), ": OK"));
@@ -274,10 +274,10 @@ TEST_CASE("a lab file that is a link, a FIFO or empty fails the build with a lin
 TEST_CASE("a hostile submission cannot make itself pass, even where namespaces are missing" *
           doctest::skip(lab_test::kNoCpuSolutions)) {
   // It computes correctly, then rewrites the reports, replaces its sanitizer builds with a
-  // script that exits 0, and leaves a daemon rewriting the reports (tests/corpus/tamper). With
+  // script that exits 0, and leaves a daemon rewriting the reports (build/corpus/tamper). With
   // no read-only view of the builds, the fingerprints catch it.
   const std::string out = "build/grade-tests/tamper-out";
-  const Graded g = run_grader({"--src", "tests/corpus/tamper", "--lab", "01", "--rubric", "tests/fixtures/rubric-fast.txt",
+  const Graded g = run_grader({"--src", "build/corpus/tamper", "--lab", "01", "--rubric", "tests/fixtures/rubric-fast.txt",
                           "--no-namespaces"},
                          /*fresh_build=*/true, out);
   CAPTURE(g.run.output);
@@ -358,7 +358,7 @@ TEST_CASE("a folder of any name is graded like any other, and no command in a na
 
 TEST_CASE("a submission cannot plant a grader, a rubric or a Makefile for the next grading" *
           doctest::skip(lab_test::kNoCpuSolutions)) {
-  // tests/corpus/plant unmounts or remounts the checkout writable if it can, then writes a fake
+  // build/corpus/plant unmounts or remounts the checkout writable if it can, then writes a fake
   // build/host/grade and appends to the rubric and the Makefile of the checkout it is told of.
   const std::vector<std::string> trusted = {"build/host/grade", "grading/rubric.txt", "Makefile"};
   auto sums = [&] {
@@ -367,7 +367,7 @@ TEST_CASE("a submission cannot plant a grader, a rubric or a Makefile for the ne
     return text;
   };
   const std::string before = sums();
-  const Graded g = run_grader({"--src", "tests/corpus/plant", "--lab", "01", "--rubric", "tests/fixtures/rubric-fast.txt"}, false,
+  const Graded g = run_grader({"--src", "build/corpus/plant", "--lab", "01", "--rubric", "tests/fixtures/rubric-fast.txt"}, false,
                          "build/grade-tests/out", {"PLANT_CHECKOUT=" + std::filesystem::current_path().string()});
   CAPTURE(g.run.output);
   REQUIRE(g.run.exited(0));
@@ -381,9 +381,9 @@ TEST_CASE("a submission cannot plant a grader, a rubric or a Makefile for the ne
 
 TEST_CASE("the fences hold: memory, file size, network, a flood of output, a storm of processes" *
           doctest::skip(lab_test::kNoCpuSolutions)) {
-  // tests/corpus/fences spoils its result with 1001, 1002, 1003 or 1004 when a fence gives way,
+  // build/corpus/fences spoils its result with 1001, 1002, 1003 or 1004 when a fence gives way,
   // prints 100 MB and leaves 300 sleeping processes behind in every run.
-  const Graded g = run_grader({"--src", "tests/corpus/fences", "--lab", "01", "--rubric", "tests/fixtures/rubric-fast.txt"});
+  const Graded g = run_grader({"--src", "build/corpus/fences", "--lab", "01", "--rubric", "tests/fixtures/rubric-fast.txt"});
   CAPTURE(g.run.output);
   REQUIRE(g.run.exited(0));
   CHECK(last_line(g.run.output) == "Score: 8/8");
@@ -392,7 +392,7 @@ TEST_CASE("the fences hold: memory, file size, network, a flood of output, a sto
   CHECK(contains(g.run.output, "4096 processes and threads of its user"));
   CHECK_FALSE(lab::run_command({"pgrep", "-x", "fence_child"}).exited(0));
   // Where namespaces are missing the network is reachable, and the submission says so (the test can fail).
-  const Graded open = run_grader({"--src", "tests/corpus/fences", "--lab", "01", "--rubric", "tests/fixtures/rubric-fast.txt",
+  const Graded open = run_grader({"--src", "build/corpus/fences", "--lab", "01", "--rubric", "tests/fixtures/rubric-fast.txt",
                              "--no-namespaces"});
   CAPTURE(open.run.output);
   CHECK(contains(open.run.output, "network reachable"));
@@ -401,17 +401,17 @@ TEST_CASE("the fences hold: memory, file size, network, a flood of output, a sto
 
 TEST_CASE("a student's program sees neither the solution nor its program, the history or another run's outputs" *
           doctest::skip(lab_test::kNoCpuSolutions)) {
-  // tests/corpus/peek spoils its result with 1005-1008 when it can read the solution's source,
+  // build/corpus/peek spoils its result with 1005-1008 when it can read the solution's source,
   // the checkout's .git, the solution's lab program or the scratch folder's other runs.
   const std::vector<std::string> env = {"PEEK_CHECKOUT=" + std::filesystem::current_path().string()};
-  const Graded g = run_grader({"--src", "tests/corpus/peek", "--lab", "01", "--rubric", "tests/fixtures/rubric-fast.txt"}, false,
+  const Graded g = run_grader({"--src", "build/corpus/peek", "--lab", "01", "--rubric", "tests/fixtures/rubric-fast.txt"}, false,
                          "build/grade-tests/out", env);
   CAPTURE(g.run.output);
   REQUIRE(g.run.exited(0));
   CHECK(last_line(g.run.output) == "Score: 8/8");
   // Where namespaces are missing and student code runs as the grader's user, all of it is there
   // (the test can fail).
-  const Graded open = run_grader({"--src", "tests/corpus/peek", "--lab", "01", "--rubric", "tests/fixtures/rubric-fast.txt",
+  const Graded open = run_grader({"--src", "build/corpus/peek", "--lab", "01", "--rubric", "tests/fixtures/rubric-fast.txt",
                              "--no-namespaces"},
                             false, "build/grade-tests/out", env);
   CAPTURE(open.run.output);

@@ -1,7 +1,8 @@
-// A hostile submission for the grader's tests: it computes the right result with a plain
-// kernel, and the first time it is called (in each process) it pushes at the fences around it
-// (grading/sandbox.h). Each fence that gives way spoils the result with a value of its own, so
-// that full marks mean every fence held, and a failing test says which did not:
+// A hostile part for the grader's tests: tests/corpus/corpus.txt adds it to the lab 01
+// solution, which computes the right result, and calls first_call() once in each process. It
+// pushes at the fences around it (grading/sandbox.h). Each fence that gives way spoils the
+// result with a value of its own, so that full marks mean every fence held, and a failing test
+// says which did not:
 //   1001  malloc of 20 GiB succeeded (the memory limit; the sanitizers' builds are held by their
 //         RSS limit instead, so they skip this one)
 //   1002  a file grew past 2 GiB (the file-size limit)
@@ -23,11 +24,6 @@
 #include <cstring>
 #include <fstream>
 
-#include "common/ceil_div.h"
-#include "common/cuda_check.h"
-#include "common/grid_limits.h"
-#include "harness/launchers.h"
-
 namespace {
 
 // Whether this process is root outside any user namespace: its uid through /proc/self/uid_map.
@@ -40,7 +36,7 @@ bool real_root() {
   return uid == 0;
 }
 
-float push_at_the_fences() {
+float first_call() {
   float spoiled = real_root() ? 1004.0f : 0.0f;
 #if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
   if (void* p = std::malloc(size_t(20) << 30)) {
@@ -74,29 +70,4 @@ float push_at_the_fences() {
   return spoiled;
 }
 
-__global__ void fences_kernel(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C, int M,
-                              int N, int K) {
-  const unsigned col = blockIdx.x * blockDim.x + threadIdx.x;
-  if (col >= unsigned(N)) return;
-  for (unsigned row = blockIdx.y * blockDim.y + threadIdx.y; row < unsigned(M); row += gridDim.y * blockDim.y) {
-    float acc = 0.0f;
-    for (int k = 0; k < K; ++k) acc = fmaf(A[size_t(row) * K + k], B[size_t(k) * N + col], acc);
-    C[size_t(row) * N + col] = acc;
-  }
-}
-
 }  // namespace
-
-void matmul_naive(const float* A, const float* B, float* C, int M, int N, int K) {
-  static bool pushed = false;
-  static float spoiled = 0.0f;
-  if (!pushed) {
-    pushed = true;
-    spoiled = push_at_the_fences();
-  }
-  if (M == 0 || N == 0) return;
-  const dim3 block(32, 8), grid(ceil_div(N, 32), ceil_div(M, 8) < kMaxGridRows ? ceil_div(M, 8) : kMaxGridRows);
-  fences_kernel<<<grid, block>>>(A, B, C, M, N, K);
-  CHECK_LAUNCH();
-  if (spoiled != 0.0f) CUDA_CHECK(cudaMemcpy(C, &spoiled, sizeof spoiled, cudaMemcpyHostToDevice));
-}

@@ -1,5 +1,6 @@
-// A hostile submission for the grader's tests. It computes the right result with a plain
-// kernel, and the first time it is called it also tries to cheat its way past the rest:
+// A hostile part for the grader's tests: tests/corpus/corpus.txt adds it to the lab 01
+// solution, which computes the right result, and calls first_call() once in each process. It
+// tries to cheat its way past the rest of the grading:
 //  - it writes the grader's reports (results.json, summary.txt, status.txt) with full marks;
 //  - it replaces the other builds of its own lab program (the sanitizer builds the safety
 //    check runs next) with a script that exits 0;
@@ -16,11 +17,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
-
-#include "common/ceil_div.h"
-#include "common/cuda_check.h"
-#include "common/grid_limits.h"
-#include "harness/launchers.h"
 
 namespace {
 
@@ -39,7 +35,7 @@ std::string checkout(const char* path) {
   return std::string(pwd != nullptr ? pwd : ".") + "/" + path;
 }
 
-void tamper() {
+float first_call() {
   write_file(checkout("build/grade-tests/tamper-out/results.json").c_str(), kFakeJson);
   write_file(checkout("build/grade-tests/tamper-out/summary.txt").c_str(), "Score: 999/48\n");
   glob_t found{};
@@ -61,29 +57,7 @@ void tamper() {
     }
     _exit(0);
   }
-}
-
-__global__ void tamper_kernel(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C, int M,
-                              int N, int K) {
-  const unsigned col = blockIdx.x * blockDim.x + threadIdx.x;
-  if (col >= unsigned(N)) return;
-  for (unsigned row = blockIdx.y * blockDim.y + threadIdx.y; row < unsigned(M); row += gridDim.y * blockDim.y) {
-    float acc = 0.0f;
-    for (int k = 0; k < K; ++k) acc = fmaf(A[size_t(row) * K + k], B[size_t(k) * N + col], acc);
-    C[size_t(row) * N + col] = acc;
-  }
+  return 0.0f;
 }
 
 }  // namespace
-
-void matmul_naive(const float* A, const float* B, float* C, int M, int N, int K) {
-  static bool tampered = false;
-  if (!tampered) {
-    tampered = true;
-    tamper();
-  }
-  if (M == 0 || N == 0) return;
-  const dim3 block(32, 8), grid(ceil_div(N, 32), ceil_div(M, 8) < kMaxGridRows ? ceil_div(M, 8) : kMaxGridRows);
-  tamper_kernel<<<grid, block>>>(A, B, C, M, N, K);
-  CHECK_LAUNCH();
-}
