@@ -68,7 +68,7 @@ bool make_program(const Context& ctx, const std::string& src, const LabRubric& l
       options);
   *log = r.output;
   if (!r.exited(0)) {
-    if (r.timed_out) *log += "\n(the build " + r.describe() + ")\n";
+    if (r.timed_out || r.signal != 0 || r.spawn_failed) *log += "\n(make " + r.describe() + ")\n";
     return false;
   }
   std::string path = r.output;

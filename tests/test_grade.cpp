@@ -526,6 +526,19 @@ TEST_CASE("a fault of the machine is 'could not grade' (exit 2), never the stude
     CHECK(contains(g.run.output, "'make' is not installed"));
     CHECK(contains(g.results_json, "could not grade this submission: "));
   }
+  SUBCASE("a child of the grader killed") {
+    // A make that is killed as soon as it starts: the solution's build, the first, fails.
+    lab::run_command({"mkdir", "-p", "build/test/fault-bin"});
+    std::ofstream("build/test/fault-bin/make") << "#!/bin/sh\nkill -KILL $$\n";
+    lab::run_command({"chmod", "755", "build/test/fault-bin/make"});
+    const std::string path = std::filesystem::absolute("build/test/fault-bin").string() + ":" + std::getenv("PATH");
+    const Graded g = grade_with_fault({"env", "PATH=" + path}, "labs", "build/test/fault-killed");
+    CAPTURE(g.run.output);
+    CHECK(contains(g.run.output, "(make killed by SIGKILL)"));
+    // Where the solution is missing (a student's release), the student's own build is the
+    // first: the report says what happened, but cannot tell it from a build the file broke.
+    if (!lab_test::kNoSolutions) CHECK(g.run.exited(2));
+  }
   SUBCASE("a lab file the grader may not read") {
     // Root reads anything: as root, the grader runs as nobody for this one.
     const std::string dir = "/tmp/fault-unreadable/01_matmul_naive";
