@@ -144,15 +144,22 @@ std::vector<std::string> interposed_symbols(const std::string& object) {
   std::vector<std::string> found;
   std::istringstream lines(r.output);
   for (std::string line; std::getline(lines, line);) {
-    const std::string name = line.substr(0, line.find(' '));
+    std::istringstream fields(line);
+    std::string name, type;
+    fields >> name >> type;
     if (name.empty() || name == "DW.ref.__gxx_personality_v0") continue;
+    // Functions (T, W, i): an unmangled one is a C function's name. A variable at file scope is
+    // unmangled in C++ too (a __device__ array of partial sums), and stands in for nothing the
+    // harness reads.
+    const bool function = type == "T" || type == "W" || type == "i";
     const std::string cxx = demangled(name);
     const std::string scope = cxx.substr(0, cxx.find('('));
     const bool library = scope.rfind("std::", 0) == 0 || scope.rfind("__gnu_cxx::", 0) == 0 ||
                          scope.rfind("__cxxabiv1::", 0) == 0;
     const bool ours = scope.rfind("lab::", 0) == 0 || scope.rfind("cpusim::", 0) == 0;
     const bool from_public_headers = scope == "lab::cuda_fail" || scope == "lab::is_environment_error";
-    if (name.rfind("_Z", 0) != 0 || (library && scope.find('<') == std::string::npos) || (ours && !from_public_headers)) {
+    if ((function && name.rfind("_Z", 0) != 0) || (library && scope.find('<') == std::string::npos) ||
+        (ours && !from_public_headers)) {
       found.push_back(cxx);
     }
   }

@@ -321,14 +321,15 @@ TEST_CASE("a submission's build reads its own file and the lab's headers, nothin
   }
   SUBCASE("the toolkit's and the compiler's own headers are welcome") {
     // The fair side: a correct file that includes more of the toolkit and the C++ library, and
-    // defines helpers of its own that instantiate the library's templates.
+    // defines a variable and helpers of its own that instantiate the library's templates.
     const std::string dir = root + "/system/01_matmul_naive";
     lab::run_command({"mkdir", "-p", dir});
     std::ifstream in("solutions/01_matmul_naive/matmul_naive.cu");
     std::ofstream(dir + "/matmul_naive.cu")
         << "#include <cuda_runtime_api.h>\n#include <device_launch_parameters.h>\n#include <cmath>\n#include <vector>\n"
         << in.rdbuf()
-        << "\nstd::vector<float> copy_of(const float* p, int n) { return std::vector<float>(p, p + n); }\n"
+        << "\nfloat last_total = 0.0f;  // a variable at file scope, as a __device__ array of partial sums is\n"
+           "std::vector<float> copy_of(const float* p, int n) { return std::vector<float>(p, p + n); }\n"
            "float sum_of(const std::vector<float>& v) { float s = 0; for (float x : v) s += x; return s; }\n";
     const Graded g = run_grader({"--src", root + "/system", "--lab", "01", "--rubric", "tests/fixtures/rubric-fast.txt"});
     CAPTURE(g.run.output);
