@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "common/subprocess.h"
+#include "grading/checks.h"
 
 namespace grade {
 
@@ -83,11 +84,12 @@ std::vector<std::string> Sandbox::wrap(const std::vector<std::string>& argv, dou
   }
   // Last, every capability goes, and a root grader's user with them: whoever is root in the
   // namespace could otherwise unmount the read-only folders or remount them writable.
-  std::string drop = "setpriv --bounding-set=-all --inh-caps=-all --no-new-privs";
+  std::vector<std::string> drop = {"setpriv"};
   if (as_student) {
     const std::string id = std::to_string(kStudentUid);
-    drop = "setpriv --reuid=" + id + " --regid=" + id + " --clear-groups --bounding-set=-all --inh-caps=-all --no-new-privs";
+    drop.insert(drop.end(), {"--reuid=" + id, "--regid=" + id, "--clear-groups"});
   }
+  drop.insert(drop.end(), {"--bounding-set=-all", "--inh-caps=-all", "--no-new-privs", "--"});
   if (namespaces) {
     // A mount and network namespace of its own (and a user namespace, for a user who is not
     // root): the checkout and the build folder each bound onto itself, read-only, and what a
@@ -99,20 +101,17 @@ std::vector<std::string> Sandbox::wrap(const std::vector<std::string>& argv, dou
                                    "for d in \"$1\" \"$2\"; do mount --bind \"$d\" \"$d\" && "
                                    "mount -o remount,bind,ro \"$d\" || exit 126; done; shift 2; "
                                    "n=$1; shift; while [ \"$n\" -gt 0 ]; do mount -t tmpfs -o size=4k,mode=0555 hidden \"$1\" || "
-                                   "exit 126; shift; n=$((n - 1)); done; exec " + drop + " -- \"$@\"",
+                                   "exit 126; shift; n=$((n - 1)); done; exec \"$@\"",
                                    "sh", checkout, build_dir, std::to_string(hidden.size())});
     command.insert(command.end(), hidden.begin(), hidden.end());
-  } else if (as_student) {
-    command.push_back("setpriv");
-    command.insert(command.end(), {"--reuid=" + std::to_string(kStudentUid), "--regid=" + std::to_string(kStudentUid),
-                                   "--clear-groups", "--bounding-set=-all", "--inh-caps=-all", "--no-new-privs", "--"});
   }
+  if (namespaces || as_student) command.insert(command.end(), drop.begin(), drop.end());
   command.insert(command.end(), argv.begin(), argv.end());
   return command;
 }
 
 void Sandbox::hand_over(const std::string& dir) const {
-  if (as_student) lab::run_command({"chown", "-R", std::to_string(kStudentUid) + ":" + std::to_string(kStudentUid), "--", dir});
+  if (as_student && chown(dir.c_str(), kStudentUid, kStudentUid) != 0) throw CannotGrade("cannot hand " + dir + " over to nobody");
 }
 
 Sandbox probe_sandbox(const std::string& checkout, const std::string& build_dir, const std::string& work_dir,

@@ -45,7 +45,8 @@ struct Sandbox {
   std::vector<std::string> wrap(const std::vector<std::string>& argv, double timeout_s, bool sanitized,
                                 const std::vector<std::string>& own = {}) const;
 
-  // Makes a folder the grader made (a working folder, a folder of cases) the student's to write.
+  // Makes a folder the grader just made (a working folder, a folder of cases) the student's to
+  // write in; what the grader puts in it afterwards (the inputs) stays the grader's.
   void hand_over(const std::string& dir) const;
 };
 
