@@ -136,10 +136,13 @@ std::string demangled(const std::string& name) {
 // Names the student's object defines that could stand in for another part of the program: the
 // lab program is one link, and a definition of getrandom, clock_gettime or cudaEventElapsedTime
 // (which the harness's timing and sampling call), or of a function of the harness, the CPU
-// backend or the C++ library, would replace it. A lab file defines its launcher and its
-// kernels, mangled C++ names; the public headers add two inline functions of namespace lab, and
-// templates of the C++ library are instantiated as the code needs them.
-std::vector<std::string> interposed_symbols(const std::string& object) {
+// backend or the shared C++ library (CXX_EXPORTS), would replace it. A lab file defines its
+// launcher and its kernels, mangled C++ names; the public headers add two inline functions of
+// namespace lab, and the C++ library's headers weak copies of what they inline (templates and
+// their members, some of which the shared library exports too, such as std::ctype<char>'s). So:
+// no function with a C name, no member of the C++ library outside a template, no strong
+// definition of a name the shared library exports, nothing of namespaces lab and cpusim.
+std::vector<std::string> interposed_symbols(const std::string& object, const std::set<std::string>& cxx_exports) {
   const lab::RunResult r = lab::run_command({"nm", "-g", "--defined-only", "-P", object});
   std::vector<std::string> found;
   std::istringstream lines(r.output);
@@ -159,7 +162,7 @@ std::vector<std::string> interposed_symbols(const std::string& object) {
     const bool ours = scope.rfind("lab::", 0) == 0 || scope.rfind("cpusim::", 0) == 0;
     const bool from_public_headers = scope == "lab::cuda_fail" || scope == "lab::is_environment_error";
     if ((function && name.rfind("_Z", 0) != 0) || (library && scope.find('<') == std::string::npos) ||
-        (ours && !from_public_headers)) {
+        (type == "T" && cxx_exports.count(name) > 0) || (ours && !from_public_headers)) {
       found.push_back(cxx);
     }
   }
@@ -280,9 +283,9 @@ CheckResult check_build(const Context& ctx, const LabRubric& lab, LabPrograms* p
     c.details.insert(c.details.end(), shown.begin(), shown.end());
     return done(Status::kFail);
   }
-  if (const std::vector<std::string> names = interposed_symbols(programs->main.object); !names.empty()) {
-    c.details.push_back("defines " + names.front() + ", which another part of the lab program (the C library, the CUDA");
-    c.details.push_back("runtime, the harness) defines too, and would replace it: a lab file defines its launcher and");
+  if (const std::vector<std::string> names = interposed_symbols(programs->main.object, ctx.cxx_exports); !names.empty()) {
+    c.details.push_back("defines " + names.front() + ", which another part of the lab program (the C or C++ library,");
+    c.details.push_back("the CUDA runtime, the harness) defines too, and would replace it: a lab file defines its launcher and");
     c.details.push_back("kernels; put helpers in an anonymous namespace or make them static");
     return done(Status::kFail);
   }

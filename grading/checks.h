@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <stdexcept>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -45,6 +46,7 @@ struct Context {
   bool have_ncu = false;
   Sandbox sandbox;         // the fences around each student process
   std::vector<std::string> include_roots;  // where a student build may read headers (submission.h)
+  std::set<std::string> cxx_exports;       // what the shared C++ library exports (submission.h)
 };
 
 // The programs of one lab, built before any student code runs, with their fingerprints.

@@ -215,6 +215,8 @@ int main(int argc, char** argv) {
                                      std::filesystem::weakly_canonical(ctx.build_dir).string(),
                                      std::filesystem::weakly_canonical(work).string(), !no_namespaces);
   ctx.include_roots = grade::system_include_roots();
+  ctx.cxx_exports = grade::cxx_library_exports();
+  if (ctx.cxx_exports.empty()) cannot_run("cannot read the names the C++ library exports (nm -D of g++'s libstdc++.so)");
   lab::run_command({"mkdir", "-p", out_dir});
 
   const std::string where = backend == "gpu" ? "the GPU (" + device + ")" : "the CPU backend (no GPU timings)";

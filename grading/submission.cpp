@@ -114,6 +114,17 @@ bool copy_if_changed(const std::string& file, const std::string& copy, std::stri
   return true;
 }
 
+std::set<std::string> cxx_library_exports() {
+  lab::RunResult where = lab::run_command({"g++", "-print-file-name=libstdc++.so"});
+  std::string library = where.output.substr(0, where.output.find('\n'));
+  const lab::RunResult r = lab::run_command({"nm", "-D", "--defined-only", "-P", library});
+  std::set<std::string> names;
+  std::istringstream lines(r.exited(0) ? r.output : "");
+  // "name@@GLIBCXX_3.4.18 T ...": the name without its version.
+  for (std::string line; std::getline(lines, line);) names.insert(line.substr(0, line.find_first_of("@ ")));
+  return names;
+}
+
 std::vector<std::string> system_include_roots() {
   std::vector<std::string> roots;
   const lab::RunResult r = lab::run_command({"g++", "-x", "c++", "-E", "-v", "-"});

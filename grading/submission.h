@@ -6,6 +6,7 @@
 // list of what it read (its -MD file) shows it.
 #pragma once
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,10 @@ bool copy_if_changed(const std::string& file, const std::string& copy, std::stri
 // The folders whose headers any build may read: the compilers' own (g++'s search list, the
 // CUDA Toolkit's folder) and the CPU backend's stand-ins for the toolkit's headers, resolved.
 std::vector<std::string> system_include_roots();
+
+// The names the shared C++ library exports (mangled), which a definition in the lab program
+// would replace for the whole program; empty when they cannot be read.
+std::set<std::string> cxx_library_exports();
 
 // The first file listed in the make dependency file DEP_FILE that is neither OWN (the student's
 // copy) nor under one of ROOTS, resolved through links; "" when there is none. A dependency file

@@ -158,6 +158,7 @@ TEST_CASE("each wrong submission is caught by its check" * doctest::skip(lab_tes
       {"tests/corpus/fake_success", "01", "correctness", "exit 0 before finishing this shape"},
       {"tests/corpus/cublas_call", "01", "build", "uses cuBLAS (cublas_v2.h)"},
       {"build/corpus/interpose", "01", "build", "defines getrandom, which another part of the lab program"},
+      {"build/corpus/interpose_cxx", "01", "build", "defines std::random_device::_M_getval(), which another part"},
   };
   for (const Wrong& w : corpus) {
     SUBCASE(w.src) {
