@@ -142,11 +142,15 @@ $(BUILD)/$(3)/obj/$(call src_tag,$(2))/$(1)/$(LAB_FILE_$(1):.cu=.o): $(2)/$(1)/$
     $(DEPS_$(3))
 	@mkdir -p $$(@D)
 	$(STUDENT_CU_$(3)) -c $$< -o $$@
-$(call lab_program,$(1),$(2),$(3)): $(BUILD)/$(3)/obj/harness/$(1).o $(RUNTIME_SRCS:%.cpp=$(BUILD)/$(3)/obj/%.o) \
-    $(HOST_OBJS) $(BUILD)/$(3)/obj/$(call src_tag,$(2))/$(1)/$(LAB_FILE_$(1):.cu=.o) $(RUNTIME_LIB_$(3))
+$(call lab_program,$(1),$(2),$(3)): $(call lab_program_parts,$(1),$(3)) \
+    $(BUILD)/$(3)/obj/$(call src_tag,$(2))/$(1)/$(LAB_FILE_$(1):.cu=.o)
 	@mkdir -p $$(@D)
-	$(LINK_$(3)) $$(filter-out %.a,$$^) -o $$@
+	$(LINK_$(3)) $$(filter-out %.a %.h,$$^) -o $$@
 endef
+# What a lab program of lab $(1) in flavor $(2) links besides the student's object, and the
+# headers that object is built with: the grader builds these itself, before the student's build.
+lab_program_parts = $(BUILD)/$(2)/obj/harness/$(1).o $(RUNTIME_SRCS:%.cpp=$(BUILD)/$(2)/obj/%.o) $(HOST_OBJS) \
+  $(RUNTIME_LIB_$(2)) $(PUBLIC_HEADERS)
 SRC_DIRS := $(filter-out $(CORPUS)/% $(VARIANTS)/%,$(sort labs $(if $(SOLUTION_LABS),solutions $(BUILD)/skeletons) $(if $(call plain_name,$(SRC)),$(SRC))))
 $(foreach f,$(FLAVORS),$(foreach s,$(SRC_DIRS),$(foreach l,$(LABS),$(eval $(call lab_program_rules,$(l),$(s),$(f))))))
 
@@ -231,7 +235,7 @@ $(BUILD)/test/%: tests/%.cpp $(BUILD)/test/doctest_main.o $(HOST_OBJS) | deps
 	$(CXX) $(CXXFLAGS) -MMD -MP $< $(filter %.o,$^) -o $@
 # The bench's tests check its reports, which only it links; the technique's, the grader's rules.
 $(BUILD)/test/test_bench: $(BENCH_HOST_OBJS)
-$(BUILD)/test/test_technique: $(filter-out %/grade.o,$(GRADER_OBJS))
+$(BUILD)/test/test_technique $(BUILD)/test/test_sandbox: $(filter-out %/grade.o,$(GRADER_OBJS))
 $(BUILD)/test/test_utf8 $(BUILD)/test/test_grade: $(BUILD)/host/grading/utf8.o
 
 # ---- every .cu file through nvcc (CI: the GPU build must at least compile here) ----
@@ -243,7 +247,7 @@ ALL_CU := $(filter-out %/compile_error.cu tests/cpusim/compile_fail/% tests/cpus
 
 # ---- targets ----
 
-.PHONY: all help run grade bench status program deps-backend test test-programs skeletons check-skeletons doctor deps nvcc-all clean
+.PHONY: all help run grade bench status program program-parts deps-backend test test-programs skeletons check-skeletons doctor deps nvcc-all clean
 
 help:
 	@echo "make                 build every lab program for $(BACKEND) (labs/ and solutions/)"
@@ -298,6 +302,12 @@ program:
 	@[ -n "$(call lab_name,$(LAB))" ] || { echo "make program: LAB= must name a lab (labs: $(LABS))" >&2; exit 2; }
 	@$(MAKE) --no-print-directory $(call lab_program,$(call lab_name,$(LAB)),$(SRC),$(FLAVOR)) >&2
 	@echo $(call lab_program,$(call lab_name,$(LAB)),$(SRC),$(FLAVOR))
+# What those programs link besides the student's object, in each of PART_FLAVORS="cpu cpu-asan":
+# the grader builds these before it builds a student's file. Prints each flavor's program path.
+program-parts:
+	@[ -n "$(call lab_name,$(LAB))" ] || { echo "make program-parts: LAB= must name a lab (labs: $(LABS))" >&2; exit 2; }
+	@$(MAKE) --no-print-directory $(foreach f,$(PART_FLAVORS),$(call lab_program_parts,$(call lab_name,$(LAB)),$(f))) >&2
+	@$(foreach f,$(PART_FLAVORS),echo $(call lab_program,$(call lab_name,$(LAB)),$(SRC),$(f));)
 
 # The Debian packages the build needs, installed when missing (scripts/install-deps): doctest
 # for the tests, Boost.Context wherever the CPU backend is used.

@@ -57,23 +57,34 @@ std::string object_of(const std::string& program, const LabRubric& lab) {
   return obj + "/" + lab.file.substr(0, lab.file.size() - 3) + ".o";
 }
 
-// Builds one lab program with the Makefile; the path it prints is its last line.
-bool make_program(const Context& ctx, const std::string& src, const LabRubric& lab, const std::string& flavor,
-                  Program* program, std::string* log) {
+// One make of the checkout's Makefile, with this machine's cores; the paths it prints are its
+// last lines. A student's build runs inside the fences, OWN its folders (Sandbox::wrap_build).
+lab::RunResult run_make(const Context& ctx, const std::vector<std::string>& args, const std::vector<std::string>* own = nullptr) {
+  std::vector<std::string> argv = {"make", "--no-print-directory", "-s", "-j" + std::to_string(std::max(1L, sysconf(_SC_NPROCESSORS_ONLN))),
+                                   "BUILD=" + ctx.build_dir};
+  argv.insert(argv.end(), args.begin(), args.end());
   lab::RunOptions options;
   options.timeout_s = ctx.rubric->timeout_build;
-  const lab::RunResult r = lab::run_command(
-      {"make", "--no-print-directory", "-s", "-j" + std::to_string(std::max(1L, sysconf(_SC_NPROCESSORS_ONLN))), "program", "LAB=" + lab.lab, "SRC=" + src, "FLAVOR=" + flavor,
-       "BUILD=" + ctx.build_dir},
-      options);
+  lab::RunResult r = lab::run_command(own ? ctx.sandbox.wrap_build(argv, options.timeout_s, *own) : argv, options);
+  if (r.timed_out || r.signal != 0 || r.spawn_failed) r.output += "\n(make " + r.describe() + ")\n";
+  return r;
+}
+
+std::vector<std::string> last_lines(const std::string& output, size_t n) {
+  std::vector<std::string> lines;
+  std::istringstream in(output);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  lines.erase(lines.begin(), lines.end() - std::min(n, lines.size()));
+  return lines;
+}
+
+// Builds one lab program, from folder SRC in FLAVOR, into *PROGRAM (with *LOG what make said).
+bool make_program(const Context& ctx, const std::string& src, const LabRubric& lab, const std::string& flavor,
+                  Program* program, std::string* log, const std::vector<std::string>* own = nullptr) {
+  const lab::RunResult r = run_make(ctx, {"program", "LAB=" + lab.lab, "SRC=" + src, "FLAVOR=" + flavor}, own);
   *log = r.output;
-  if (!r.exited(0)) {
-    if (r.timed_out || r.signal != 0 || r.spawn_failed) *log += "\n(make " + r.describe() + ")\n";
-    return false;
-  }
-  std::string path = r.output;
-  while (!path.empty() && path.back() == '\n') path.pop_back();
-  path = path.substr(path.rfind('\n') + 1);
+  if (!r.exited(0)) return false;
+  const std::string path = last_lines(r.output, 1).front();
   // Absolute: student programs run in working folders of their own.
   program->path = std::filesystem::absolute(path).string();
   program->object = object_of(path, lab);
@@ -81,13 +92,35 @@ bool make_program(const Context& ctx, const std::string& src, const LabRubric& l
   return !program->fingerprint.empty();
 }
 
+// Builds what the programs of lab LAB from folder SRC link besides the student's object, in
+// each of FLAVORS, as the grader: the student's build, fenced, cannot write them. Returns the
+// programs' paths, absolute.
+std::vector<std::string> make_program_parts(const Context& ctx, const std::string& src, const LabRubric& lab,
+                                            const std::vector<std::string>& flavors) {
+  std::string list;
+  for (const std::string& f : flavors) list += (list.empty() ? "" : " ") + f;
+  const lab::RunResult r = run_make(ctx, {"program-parts", "LAB=" + lab.lab, "SRC=" + src, "PART_FLAVORS=" + list});
+  if (!r.exited(0)) {
+    throw CannotGrade("the harness of lab " + lab.lab + " does not build here; make said:\n" + joined(quote_output(r.output, 15)));
+  }
+  std::vector<std::string> paths = last_lines(r.output, flavors.size());
+  for (std::string& path : paths) path = std::filesystem::absolute(path).string();
+  return paths;
+}
+
 // Headers of libraries the labs must not use, as the preprocessor finds them (so that an
 // #include hidden behind a macro is found too). The CPU backend's headers stand in for the
 // toolkit's: they exist on every machine and name the same files.
 // Returns what is used, e.g. "cuBLAS (cublas_v2.h)".
-std::vector<std::string> forbidden_headers(const std::string& file, const std::string& public_dir) {
+// Runs inside the fences: the preprocessor reads what the file names (/dev/zero, say).
+std::vector<std::string> forbidden_headers(const Context& ctx, const std::string& file, const std::string& public_dir) {
+  lab::RunOptions options;
+  options.timeout_s = ctx.rubric->timeout_build;
+  const std::string copies = std::filesystem::path(file).parent_path().parent_path().string();
   const lab::RunResult r = lab::run_command(
-      {"g++", "-M", "-MG", "-x", "c++", "-std=c++17", "-D__CUDACC__", "-I" + public_dir, "-Icommon/cpu/include", file});
+      ctx.sandbox.wrap_build({"g++", "-M", "-MG", "-x", "c++", "-std=c++17", "-D__CUDACC__", "-I" + public_dir, "-Icommon/cpu/include", file},
+                             options.timeout_s, {copies}),
+      options);
   std::vector<std::string> found;
   std::istringstream words(r.output);
   for (std::string w; words >> w;) {
@@ -223,7 +256,7 @@ CheckResult check_build(const Context& ctx, const LabRubric& lab, LabPrograms* p
   std::string error;
   if (!copy_if_changed(file, copy, &error)) throw CannotGrade(error);
   const std::string public_dir = ctx.build_dir + "/public";
-  const std::vector<std::string> headers = forbidden_headers(copy, public_dir);
+  const std::vector<std::string> headers = forbidden_headers(ctx, copy, public_dir);
   if (!headers.empty()) {
     c.details.push_back("uses " + headers.front() + ": the labs must not use cuBLAS, cuBLASLt, CUB or Thrust;");
     c.details.push_back("the point of each lab is to write the kernel yourself");
@@ -241,15 +274,35 @@ CheckResult check_build(const Context& ctx, const LabRubric& lab, LabPrograms* p
   }
   std::vector<std::string> roots = ctx.include_roots;
   roots.push_back(std::filesystem::weakly_canonical(public_dir).string());
-  // Each build of the student's file, then what it read: a file outside the lab's headers and
-  // the compilers' own (the solution, by any path or macro) fails the build.
+  // The flavors the checks need: on the CPU backend, the sanitizers' builds (safety) and the
+  // build that counts memory accesses (technique; its counts); their parts built first.
+  std::vector<std::pair<std::string, Program*>> flavors = {{ctx.backend, &programs->main}};
+  if (ctx.backend == "cpu") {
+    flavors.insert(flavors.end(), {{"cpu-asan", &programs->asan}, {"cpu-tsan", &programs->tsan}});
+    if (lab.technique != "none") flavors.push_back({"cpu-count", &programs->count});
+  }
+  std::vector<std::string> names;
+  for (const auto& f : flavors) names.push_back(f.first);
+  const std::vector<std::string> paths = make_program_parts(ctx, copies, lab, names);
+  // Each build of the student's file, fenced, then what it read: a file outside the lab's
+  // headers and the compilers' own (the solution, by any path or macro) fails the build.
   struct Built {
     bool ok = true, refused = false;
     std::string log;  // the compiler's, when the build failed
   };
-  auto build = [&](const std::string& flavor, Program* program) {
+  auto build = [&](size_t i) {
     Built b;
-    if (!make_program(ctx, copies, lab, flavor, program, &b.log)) {
+    Program* program = flavors[i].second;
+    const std::string program_dir = std::filesystem::path(paths[i]).parent_path().string();
+    const std::string object_dir = std::filesystem::path(object_of(paths[i], lab)).parent_path().string();
+    for (const std::string& dir : {program_dir, object_dir}) {
+      std::error_code ec;
+      std::filesystem::create_directories(dir, ec);
+      if (ec) throw CannotGrade("cannot make " + dir + ": " + ec.message());
+      ctx.sandbox.hand_over(dir);
+    }
+    const std::vector<std::string> own = {copies, program_dir, object_dir};
+    if (!make_program(ctx, copies, lab, flavors[i].first, program, &b.log, &own)) {
       if (contains(b.log, "No space left on device")) throw CannotGrade("the disk is full; make said:\n" + joined(quote_output(b.log, 15)));
       for (size_t at; (at = b.log.find(copies)) != std::string::npos;) b.log.replace(at, copies.size(), ctx.src);
       b.ok = false;
@@ -268,7 +321,7 @@ CheckResult check_build(const Context& ctx, const LabRubric& lab, LabPrograms* p
     b.ok = false, b.refused = true;
     return b;
   };
-  if (const Built b = build(ctx.backend, &programs->main); !b.ok) {
+  if (const Built b = build(0); !b.ok) {
     if (b.refused) return done(Status::kFail);
     const std::string& log = b.log;
     // An empty or cut-off file compiles, and then the link cannot find the launcher.
@@ -277,8 +330,13 @@ CheckResult check_build(const Context& ctx, const LabRubric& lab, LabPrograms* p
       c.details.push_back(file + " does not define " + launcher +
                           "(...), the launcher the lab program calls (its declaration: harness/launchers.h)");
     }
+    // A file the build may not read is not there for it (Sandbox::wrap_build).
+    if (contains(log, "No such file or directory") || contains(log, "file not found")) {
+      c.details.push_back("a lab file may read the lab's headers (" + public_headers_text(public_dir) +
+                          ") and the compilers' own, nothing else");
+    }
     c.details.push_back("the compiler says:");
-    const std::vector<std::string> lines = report_lines(log, lab.file, {"error", "Error"}, 20);
+    const std::vector<std::string> lines = report_lines(log, lab.file, {"error", "Error", "out of memory"}, 20);
     const std::vector<std::string> shown = lines.empty() ? quote_output(log, 20) : lines;
     c.details.insert(c.details.end(), shown.begin(), shown.end());
     return done(Status::kFail);
@@ -295,18 +353,14 @@ CheckResult check_build(const Context& ctx, const LabRubric& lab, LabPrograms* p
     c.details.push_back("nor load libraries at run time");
     return done(Status::kFail);
   }
-  if (ctx.backend == "cpu") {
-    std::vector<std::pair<const char*, Program*>> flavors = {{"cpu-asan", &programs->asan}, {"cpu-tsan", &programs->tsan}};
-    if (lab.technique != "none") flavors.push_back({"cpu-count", &programs->count});  // its counts
-    for (auto [flavor, program] : flavors) {
-      program->sanitizer = std::string(flavor) != "cpu-count";
-      if (const Built b = build(flavor, program); !b.ok) {
-        if (b.refused) return done(Status::kFail);
-        c.details.push_back(std::string("the ") + flavor + " build failed:");
-        const std::vector<std::string> shown = quote_output(b.log, 12);
-        c.details.insert(c.details.end(), shown.begin(), shown.end());
-        return done(Status::kFail);
-      }
+  for (size_t i = 1; i < flavors.size(); ++i) {
+    flavors[i].second->sanitizer = flavors[i].first != "cpu-count";
+    if (const Built b = build(i); !b.ok) {
+      if (b.refused) return done(Status::kFail);
+      c.details.push_back("the " + flavors[i].first + " build failed:");
+      const std::vector<std::string> shown = quote_output(b.log, 12);
+      c.details.insert(c.details.end(), shown.begin(), shown.end());
+      return done(Status::kFail);
     }
   }
   return done(Status::kPass);

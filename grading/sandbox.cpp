@@ -32,12 +32,16 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// What a student's program has no business reading while it runs: the solutions and the
-// checkout's history (which holds them), the made copies of solutions (variants, the test
-// corpus), every build's programs and objects but its own (the solution's program, run on the
-// student's inputs, would compute the answer), and the other runs' folders (the solution's
-// outputs). Each becomes an empty folder.
-std::vector<std::string> hidden_from(const Sandbox& s, const std::vector<std::string>& own) {
+// What student code has no business reading: the solutions and the checkout's history (which
+// holds them), the made copies of solutions (variants, the test corpus), other submissions'
+// private copies, every build's programs and objects but its own (the solution's program, run
+// on the student's inputs, would compute the answer), and the other runs' folders (the
+// solution's outputs). Each becomes an empty folder. A BUILD links the harness's objects, and
+// sees those.
+std::vector<std::string> hidden_from(const Sandbox& s, const std::vector<std::string>& own_paths, bool build) {
+  std::vector<std::string> own;
+  std::error_code ec;
+  for (const std::string& path : own_paths) own.push_back(fs::weakly_canonical(path, ec).string());
   auto holds_own = [&](const fs::path& dir) {
     for (const std::string& path : own) {
       if ((path + "/").rfind(dir.string() + "/", 0) == 0) return true;
@@ -45,16 +49,22 @@ std::vector<std::string> hidden_from(const Sandbox& s, const std::vector<std::st
     return false;
   };
   std::vector<std::string> hidden;
-  std::error_code ec;
+  auto hide_others = [&](const fs::path& dir, std::initializer_list<const char*> shared) {
+    for (const fs::directory_entry& entry : fs::directory_iterator(dir, ec)) {
+      const std::string name = entry.path().filename().string();
+      const bool is_shared = std::find(shared.begin(), shared.end(), name) != shared.end();
+      if (entry.is_directory(ec) && !is_shared && !holds_own(entry.path())) hidden.push_back(entry.path().string());
+    }
+  };
   for (const char* path : {"solutions", ".git", "build/variants", "build/corpus"}) {
     if (fs::is_directory(s.checkout + "/" + path, ec)) hidden.push_back(s.checkout + "/" + path);
   }
   for (const std::string& root : {s.checkout + "/build", s.build_dir}) {
+    hide_others(root + "/submission", {});
     for (const fs::directory_entry& flavor : fs::directory_iterator(root, ec)) {
-      if (fs::is_directory(flavor.path() / "obj", ec)) hidden.push_back((flavor.path() / "obj").string());
-      for (const fs::directory_entry& bin : fs::directory_iterator(flavor.path() / "bin", ec)) {
-        if (bin.is_directory(ec) && !holds_own(bin.path())) hidden.push_back(bin.path().string());
-      }
+      if (!build && fs::is_directory(flavor.path() / "obj", ec)) hidden.push_back((flavor.path() / "obj").string());
+      if (build) hide_others(flavor.path() / "obj", {"common", "harness"});
+      hide_others(flavor.path() / "bin", {});
     }
   }
   for (const fs::directory_entry& run : fs::directory_iterator(s.work_dir, ec)) {
@@ -67,51 +77,75 @@ std::vector<std::string> hidden_from(const Sandbox& s, const std::vector<std::st
   return hidden;
 }
 
-}  // namespace
-
-std::vector<std::string> Sandbox::wrap(const std::vector<std::string>& argv, double timeout_s, bool sanitized,
-                                       const std::vector<std::string>& own) const {
+// ARGV inside the fences: limits (DATA_MIB the data limit, 0 for none), then namespaces, then
+// the capabilities dropped. HIDDEN: folders under empty ones. A BUILD writes into the build
+// folder; student programs write only into the folders handed over to them.
+std::vector<std::string> fenced(const Sandbox& s, const std::vector<std::string>& argv, double timeout_s,
+                                long data_mib, bool build, const std::vector<std::string>& hidden) {
   std::vector<std::string> command;
-  if (limits) {
+  if (s.limits) {
     const long mib = 1024L * 1024L;
     // CPU time: the wall-clock limit on every core, so that only a leftover spinning on its own
     // (killed at the end of the run in any case) can meet it.
     const long cpu = long(std::ceil(timeout_s > 0 ? timeout_s : 600)) * std::max(1L, sysconf(_SC_NPROCESSORS_ONLN)) + 10;
     command = {"prlimit", "--nofile=" + std::to_string(kOpenFileLimit), "--fsize=" + std::to_string(kFileSizeLimitMiB * mib),
                "--nproc=" + std::to_string(kProcessLimit), "--core=0", "--cpu=" + std::to_string(cpu)};
-    if (!sanitized) command.push_back("--data=" + std::to_string(kMemoryLimitMiB * mib));
+    if (data_mib > 0) command.push_back("--data=" + std::to_string(data_mib * mib));
     command.push_back("--");
   }
   // Last, every capability goes, and a root grader's user with them: whoever is root in the
   // namespace could otherwise unmount the read-only folders or remount them writable.
   std::vector<std::string> drop = {"setpriv"};
-  if (as_student) {
+  if (s.as_student) {
     const std::string id = std::to_string(kStudentUid);
     drop.insert(drop.end(), {"--reuid=" + id, "--regid=" + id, "--clear-groups"});
   }
   drop.insert(drop.end(), {"--bounding-set=-all", "--inh-caps=-all", "--no-new-privs", "--"});
-  if (namespaces) {
+  if (s.namespaces) {
     // A mount and network namespace of its own (and a user namespace, for a user who is not
-    // root): the checkout and the build folder each bound onto itself, read-only, and what a
-    // student's program must not see under an empty folder.
-    const std::vector<std::string> hidden = own.empty() ? std::vector<std::string>{} : hidden_from(*this, own);
+    // root): the checkout bound onto itself read-only, the build folder too or, for a build,
+    // writable, and what student code must not see under an empty folder.
     command.insert(command.end(), {"unshare", "--net", "--mount"});
-    if (!as_student) command.insert(command.end(), {"--user", "--map-root-user"});
+    if (!s.as_student) command.insert(command.end(), {"--user", "--map-root-user"});
+    // The working folder is entered again once the mounts are made: a folder the process is in
+    // stays the one beneath them (a compiler in the checkout would read solutions/ by its
+    // relative path).
     command.insert(command.end(), {"--", "sh", "-c",
-                                   "for d in \"$1\" \"$2\"; do mount --bind \"$d\" \"$d\" && "
-                                   "mount -o remount,bind,ro \"$d\" || exit 126; done; shift 2; "
-                                   "n=$1; shift; while [ \"$n\" -gt 0 ]; do mount -t tmpfs -o size=4k,mode=0555 hidden \"$1\" || "
-                                   "exit 126; shift; n=$((n - 1)); done; exec \"$@\"",
-                                   "sh", checkout, build_dir, std::to_string(hidden.size())});
+                                   "here=$(pwd -P) && "
+                                   "mount --bind \"$1\" \"$1\" && mount -o remount,bind,ro \"$1\" && "
+                                   "mount --bind \"$2\" \"$2\" && mount -o remount,bind,\"$3\" \"$2\" || exit 126; "
+                                   "shift 3; n=$1; shift; while [ \"$n\" -gt 0 ]; do mount -t tmpfs -o size=4k,mode=0555 hidden \"$1\" || "
+                                   "exit 126; shift; n=$((n - 1)); done; cd \"$here\" || exit 126; exec \"$@\"",
+                                   "sh", s.checkout, s.build_dir, build ? "rw" : "ro", std::to_string(hidden.size())});
     command.insert(command.end(), hidden.begin(), hidden.end());
   }
-  if (namespaces || as_student) command.insert(command.end(), drop.begin(), drop.end());
+  if (s.namespaces || s.as_student) command.insert(command.end(), drop.begin(), drop.end());
   command.insert(command.end(), argv.begin(), argv.end());
   return command;
 }
 
+}  // namespace
+
+std::vector<std::string> Sandbox::wrap(const std::vector<std::string>& argv, double timeout_s, bool sanitized,
+                                       const std::vector<std::string>& own) const {
+  const std::vector<std::string> hidden = own.empty() || !namespaces ? std::vector<std::string>{} : hidden_from(*this, own, false);
+  return fenced(*this, argv, timeout_s, sanitized ? 0 : kMemoryLimitMiB, false, hidden);
+}
+
+std::vector<std::string> Sandbox::wrap_build(const std::vector<std::string>& argv, double timeout_s,
+                                             const std::vector<std::string>& own) const {
+  const std::vector<std::string> hidden = namespaces ? hidden_from(*this, own, true) : std::vector<std::string>{};
+  return fenced(*this, argv, timeout_s, kBuildMemoryLimitMiB, true, hidden);
+}
+
 void Sandbox::hand_over(const std::string& dir) const {
-  if (as_student && chown(dir.c_str(), kStudentUid, kStudentUid) != 0) throw CannotGrade("cannot hand " + dir + " over to nobody");
+  if (!as_student) return;
+  std::error_code ec;
+  bool ok = chown(dir.c_str(), kStudentUid, kStudentUid) == 0;
+  for (fs::recursive_directory_iterator it(dir, ec), end; ok && !ec && it != end; it.increment(ec)) {
+    ok = lchown(it->path().c_str(), kStudentUid, kStudentUid) == 0;
+  }
+  if (!ok || ec) throw CannotGrade("cannot hand " + dir + " over to nobody");
 }
 
 Sandbox probe_sandbox(const std::string& checkout, const std::string& build_dir, const std::string& work_dir,
@@ -128,6 +162,10 @@ Sandbox probe_sandbox(const std::string& checkout, const std::string& build_dir,
   // No setpriv, or no such user: student code runs as root, and the report says so.
   s.as_student = s.as_student && lab::run_command(s.wrap({"true"}, 10, false)).exited(0);
   s.as_root = root && !s.as_student;
+  if (s.as_student && !lab::run_command(s.wrap({"test", "-r", checkout + "/Makefile", "-a", "-x", build_dir}, 10, false)).exited(0)) {
+    throw CannotGrade("user nobody, who runs student code for a grader that is root, cannot read " + checkout +
+                      " and " + build_dir + ": grade from a checkout every user may read, or as a user other than root");
+  }
   return s;
 }
 

@@ -13,6 +13,9 @@ namespace grade {
 
 // The limits of one student process (and of everything it starts).
 constexpr long kMemoryLimitMiB = 8192;    // its data (heap and private mappings); malloc fails above
+// A compiler of a student's file: our labs need a few hundred MiB; `#include "/dev/zero"` would
+// take every byte of the machine (cc1plus reads it at 1 GiB a second).
+constexpr long kBuildMemoryLimitMiB = 4096;
 constexpr long kFileSizeLimitMiB = 1024;  // any one file it writes (the largest lab output is 256 MiB)
 constexpr long kOpenFileLimit = 1024;
 // Processes and threads of this user, all of its processes together (other gradings, its shell):
@@ -45,15 +48,25 @@ struct Sandbox {
   std::vector<std::string> wrap(const std::vector<std::string>& argv, double timeout_s, bool sanitized,
                                 const std::vector<std::string>& own = {}) const;
 
-  // Makes a folder the grader just made (a working folder, a folder of cases) the student's to
-  // write in; what the grader puts in it afterwards (the inputs) stays the grader's.
+  // The command that builds a student's file (ARGV: a make, a compiler) inside the same fences,
+  // with a compiler's memory limit: its build folder writable, the rest of the checkout
+  // read-only, and hidden as from a student's program (an `asm(".incbin ...")` reads what the
+  // compiler can read) but for what the build links: the harness's objects and libraries. OWN:
+  // the private copy's folder, and the folders of the object and program it makes.
+  std::vector<std::string> wrap_build(const std::vector<std::string>& argv, double timeout_s,
+                                      const std::vector<std::string>& own) const;
+
+  // Makes a folder the grader just made (a working folder, a folder of cases, the folder of a
+  // student's object) the student's to write in, with what is in it already; what the grader
+  // puts in it afterwards (the inputs) stays the grader's.
   void hand_over(const std::string& dir) const;
 };
 
 // What this machine offers, for student processes in CHECKOUT grading into BUILD_DIR, with
-// folders of their own in WORK_DIR. STRICT
-// false: grade as an unprivileged user would on a machine without namespaces, student code
-// running as the grader's own user (the tests use it, to test the fences that remain).
+// folders of their own in WORK_DIR. STRICT false: grade as an unprivileged user would on a
+// machine without namespaces, student code running as the grader's own user (the tests use it,
+// to test the fences that remain). Throws CannotGrade when a root grader's checkout is one that
+// user nobody cannot read (under /root, say): no student build could run there.
 Sandbox probe_sandbox(const std::string& checkout, const std::string& build_dir, const std::string& work_dir,
                       bool strict = true);
 

@@ -29,6 +29,11 @@ struct Graded {
   std::string results_json;
 };
 
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
 Graded run_grader(const std::vector<std::string>& args, bool fresh_build = false, const std::string& out = "build/grade-tests/out",
              const std::vector<std::string>& env = {}) {
   std::vector<std::string> argv = {"build/host/grade", "--backend", "cpu", "--seed", "4242", "--out", out};
@@ -39,8 +44,7 @@ Graded run_grader(const std::vector<std::string>& args, bool fresh_build = false
   options.env = env;
   Graded g;
   g.run = lab::run_command(argv, options);
-  std::ifstream in(out + "/results.json");
-  g.results_json.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  g.results_json = read_file(out + "/results.json");
   return g;
 }
 
@@ -159,6 +163,9 @@ TEST_CASE("each wrong submission is caught by its check" * doctest::skip(lab_tes
       {"tests/corpus/cublas_call", "01", "build", "uses cuBLAS (cublas_v2.h)"},
       {"build/corpus/interpose", "01", "build", "defines getrandom, which another part of the lab program"},
       {"build/corpus/interpose_cxx", "01", "build", "defines std::random_device::_M_getval(), which another part"},
+      // The assembler's .incbin of the solution: on a GPU the fenced build does not see it
+      // (tests/test_sandbox.cpp tries the fence with g++); the CPU backend refuses any asm.
+      {"build/corpus/incbin", "01", "build", "file not found|needs a GPU"},
   };
   for (const Wrong& w : corpus) {
     SUBCASE(w.src) {
@@ -288,8 +295,7 @@ TEST_CASE("a hostile submission cannot make itself pass, even where namespaces a
   CHECK(last_line(g.run.output) == "Score: 6/8");
   // The reports are the grader's, written after every process of the submission was killed.
   lab::run_command({"sleep", "0.5"});
-  std::ifstream in(out + "/results.json");
-  const std::string json((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string json = read_file(out + "/results.json");
   CHECK(contains(json, "\"score\": 6"));
   CHECK_FALSE(contains(json, "999"));
   CHECK_FALSE(lab::run_command({"pgrep", "-x", "tamper_daemon"}).exited(0));
@@ -298,13 +304,17 @@ TEST_CASE("a hostile submission cannot make itself pass, even where namespaces a
 TEST_CASE("a submission's build reads its own file and the lab's headers, nothing else" *
           doctest::skip(lab_test::kNoCpuSolutions)) {
   // The solution, included by the name the checkout gives it, by its absolute path, and by a
-  // path that climbs out of wherever the private copy is, built by macros.
+  // path that climbs out of wherever the private copy is, built by macros: the build does not
+  // see it. A file of the checkout it does see, but that is not one of the lab's headers (the
+  // harness's own copy of one), is refused after the build.
   const std::string root = "build/test/includes";
-  const std::string solution = std::filesystem::current_path().string() + "/solutions/01_matmul_naive/matmul_naive.cu";
+  const std::string checkout = std::filesystem::current_path().string();
+  const std::string solution = checkout + "/solutions/01_matmul_naive/matmul_naive.cu";
   const std::pair<const char*, std::string> cases[] = {
       {"by_name", "#include \"solutions/01_matmul_naive/matmul_naive.cu\"\n"},
       {"absolute", "#include \"" + solution + "\"\n"},
       {"by_macro", "#define TEXT(x) #x\n#define PATH(x) TEXT(x)\n#include PATH(../../../../../../../../../.." + solution + ")\n"},
+      {"harness", "#include \"" + checkout + "/harness/launchers.h\"\n" + read_file("solutions/01_matmul_naive/matmul_naive.cu")},
   };
   for (const auto& [name, text] : cases) {
     SUBCASE(name) {
@@ -315,8 +325,12 @@ TEST_CASE("a submission's build reads its own file and the lab's headers, nothin
       CAPTURE(g.run.output);
       REQUIRE(g.run.exited(0));
       CHECK(contains(check_line(g.run.output, "build"), ": FAIL"));
-      CHECK(contains(g.run.output, std::string(name) == "by_name" ? "No such file or directory"
-                                                                  : "is none of the lab's headers"));
+      if (std::string(name) == "harness") {
+        CHECK(contains(g.run.output, "is none of the lab's headers"));
+      } else {
+        CHECK(contains(g.run.output, "No such file or directory"));
+        CHECK(contains(g.run.output, "a lab file may read the lab's headers"));
+      }
       CHECK(last_line(g.run.output) == "Score: 0/8");
     }
   }
@@ -450,8 +464,7 @@ TEST_CASE("eight gradings at once from one checkout each get their own report" *
     REQUIRE(at != std::string::npos);
     const std::string folder = out.substr(at + 10, out.find("/results.json", at) - at - 10);
     folders.push_back(folder);
-    std::ifstream in(folder + "/results.json");
-    const std::string json((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::string json = read_file(folder + "/results.json");
     CHECK(contains(json, i % 2 ? "\"score\": 0," : "\"score\": 8,"));
     CHECK(contains(json, root + "/" + std::to_string(i)));
   }
@@ -489,8 +502,7 @@ TEST_CASE("the grader's own failures exit 2 with a message") {
     const lab::RunResult r = lab::run_command(argv);
     CHECK_MESSAGE(r.exited(2), r.describe() << ": " << r.output);
     CHECK(contains(r.output, bad.says));
-    std::ifstream in(out + "/results.json");
-    const std::string json((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::string json = read_file(out + "/results.json");
     if (std::string(bad.says).rfind("--seed", 0) == 0) {
       CHECK(contains(json, "\"score\": 58"));  // the arguments never got as far as naming the folder
     } else {
@@ -515,8 +527,7 @@ Graded grade_with_fault(const std::vector<std::string>& prefix, const std::strin
   lab::RunOptions options;
   options.timeout_s = 600;
   g.run = lab::run_command(argv, options);
-  std::ifstream in(out + "/results.json");
-  g.results_json.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  g.results_json = read_file(out + "/results.json");
   return g;
 }
 

@@ -1,0 +1,108 @@
+// The fences around a student's build (grading/sandbox.h), tried with the compiler directly:
+// the assembler's .incbin reads any file the compiler can read, so what keeps the solution out
+// of a student's object is what the build can see, not the include path; and a compiler that
+// reads /dev/zero stops at its memory limit, not at the machine's.
+#include <doctest/doctest.h>
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "common/subprocess.h"
+#include "grading/sandbox.h"
+#include "tests/lab_programs.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+const bool kNoMountNamespace = !lab::run_command({"unshare", "--mount", "true"}).exited(0);
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+// A grading run's folders, made afresh, as the grader makes them: a scratch folder that lists
+// nothing, a build folder in it, the private copy's folder in that, and the folder of its
+// object, handed over to the student.
+struct Run {
+  std::string work, build, copies, obj;
+  grade::Sandbox sandbox;
+  Run() {
+    work = fs::temp_directory_path() / ("test-sandbox-" + std::to_string(getpid()));
+    fs::remove_all(work);
+    build = work + "/build";
+    copies = build + "/submission/1";
+    obj = build + "/cpu/obj/1";
+    fs::create_directories(copies);
+    fs::create_directories(obj);
+    chmod(work.c_str(), 0711);
+    sandbox = grade::probe_sandbox(fs::current_path().string(), build, work);
+    sandbox.hand_over(obj);
+  }
+  ~Run() { fs::remove_all(work); }
+
+  // Compiles TEXT as the student's file, fenced or not; what the compiler said, and whether it built.
+  lab::RunResult compile(const std::string& text, bool fenced) const {
+    std::ofstream(copies + "/lab.cpp") << text;
+    fs::remove(obj + "/lab.o");
+    const std::vector<std::string> argv = {"g++", "-c", copies + "/lab.cpp", "-o", obj + "/lab.o"};
+    return lab::run_command(fenced ? sandbox.wrap_build(argv, 60, {copies, obj}) : argv);
+  }
+};
+
+std::string incbin(const std::string& path) { return "asm(\".section .rodata\\n.incbin \\\"" + path + "\\\"\\n.previous\");\n"; }
+
+}  // namespace
+
+TEST_CASE("a student's build cannot read the solution, by .incbin or any other path" *
+          doctest::skip(lab_test::kNoSolutions || kNoMountNamespace)) {
+  const Run run;
+  REQUIRE(run.sandbox.namespaces);
+  const std::string solution = fs::absolute("solutions/01_matmul_naive/matmul_naive.cu").string();
+  // The attack works where nothing fences the build: the solution's text lands in the object.
+  const lab::RunResult open = run.compile(incbin(solution), false);
+  REQUIRE(open.exited(0));
+  CHECK(contains(lab::run_command({"strings", run.obj + "/lab.o"}).output, "matmul_naive"));
+  // Fenced: by its absolute path, by the path relative to the checkout, where make runs the compiler.
+  for (const std::string& path : {solution, std::string("solutions/01_matmul_naive/matmul_naive.cu"), fs::absolute(".git/HEAD").string()}) {
+    CAPTURE(path);
+    const lab::RunResult r = run.compile(incbin(path), true);
+    CHECK_FALSE(r.exited(0));
+    CHECK(contains(r.output, "file not found"));
+  }
+  // What the student's own file and the system's headers are stays readable.
+  const lab::RunResult fair = run.compile("#include <cmath>\n#include <vector>\n" + incbin(run.copies + "/lab.cpp"), true);
+  CAPTURE(fair.output);
+  CHECK(fair.exited(0));
+}
+
+TEST_CASE("a student's build cannot read what only the grader's user may read" *
+          doctest::skip(kNoMountNamespace || geteuid() != 0)) {
+  // A grader that is root builds student files as user nobody, as it runs their programs: the
+  // assembler cannot read root's files (an SSH key, say) into the object, nor the program print them.
+  const Run run;
+  REQUIRE(run.sandbox.as_student);
+  const std::string secret = run.work + "-secret";
+  std::ofstream(secret) << "the grader's own\n";
+  chmod(secret.c_str(), 0600);
+  CHECK(run.compile(incbin(secret), false).exited(0));
+  const lab::RunResult r = run.compile(incbin(secret), true);
+  CHECK_FALSE(r.exited(0));
+  fs::remove(secret);
+}
+
+TEST_CASE("a compiler that reads /dev/zero stops at the build's memory limit, in seconds") {
+  const Run run;
+  REQUIRE(run.sandbox.limits);
+  const auto start = std::chrono::steady_clock::now();
+  const lab::RunResult r = run.compile("#include \"/dev/zero\"\n", true);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  CAPTURE(r.output);
+  CHECK_FALSE(r.exited(0));
+  CHECK_FALSE(r.timed_out);
+  CHECK(contains(r.output, "out of memory"));
+  CHECK(seconds < 30);
+}
