@@ -73,16 +73,13 @@ RUNTIME_LIB_cpu-count := $(CPUSIM_CACHE)/count/libcpusim.a
 
 # ---- labs ----
 
-# Each lab is a folder NN_name holding one student file, whose name is fixed.
-LAB_FILE_01_matmul_naive := matmul_naive.cu
-LAB_FILE_02_matmul_tiled := matmul_tiled.cu
-LAB_FILE_03_matmul_register := matmul_register.cu
-LAB_FILE_04_transpose := transpose.cu
-LAB_FILE_05_dot_reduction := dot.cu
-ALL_LABS := 01_matmul_naive 02_matmul_tiled 03_matmul_register 04_transpose 05_dot_reduction
-# The labs this checkout has.
-LABS := $(sort $(filter $(ALL_LABS),$(notdir $(wildcard labs/[0-9][0-9]_* solutions/[0-9][0-9]_*))))
-SOLUTION_LABS := $(filter $(ALL_LABS),$(notdir $(wildcard solutions/[0-9][0-9]_*)))
+# The labs, from their table (labs.txt): each row starts with a lab's folder, NN_stem, which
+# holds one student file, stem.cu. Read by make itself, without a shell.
+LABS := $(foreach w,$(file <labs.txt),$(if $(and $(filter 0% 1% 2% 3% 4% 5% 6% 7% 8% 9%,$(w)),$(findstring _,$(w))),$(w)))
+# 05_dot_reduction -> dot_reduction, dot_reduction.cu
+lab_stem = $(patsubst $(firstword $(subst _, ,$(1)))_%,%,$(1))
+lab_file = $(call lab_stem,$(1)).cu
+SOLUTION_LABS := $(filter $(LABS),$(notdir $(wildcard solutions/[0-9][0-9]_*)))
 
 SRC ?= labs
 LAB ?=
@@ -113,8 +110,8 @@ $(PUBLIC)/%.h: %.h
 	cp $< $@
 
 HOST_SRCS := common/fill.cpp common/reference.cpp common/compare.cpp common/cli.cpp \
-             common/subprocess.cpp common/descendants.cpp common/timing_stats.cpp harness/problems.cpp harness/protocol.cpp \
-             harness/rep_check.cpp
+             common/subprocess.cpp common/descendants.cpp common/timing_stats.cpp common/labs.cpp common/problems.cpp common/protocol.cpp \
+             common/rep_check.cpp
 RUNTIME_SRCS := common/device_info.cpp common/timing.cpp harness/device_case.cpp harness/serve.cpp \
                 harness/lab_main.cpp harness/host_copies.cpp
 HOST_OBJS := $(HOST_SRCS:%.cpp=$(BUILD)/host/%.o)
@@ -133,17 +130,25 @@ $(BUILD)/$(1)/obj/%.o: %.cu $(DEPS_$(1))
 endef
 $(foreach f,$(FLAVORS),$(eval $(call flavor_rules,$(f))))
 
+# Each lab's main: harness/lab_program.cpp, naming lab $(1) of the table, in flavor $(2).
+define lab_main_rule
+$(BUILD)/$(2)/obj/harness/$(1).o: harness/lab_program.cpp $(DEPS_$(2))
+	@mkdir -p $$(@D)
+	$(CPP_$(2)) -DLAB_NUMBER='"$(firstword $(subst _, ,$(1)))"' -DLAB_STEM=$(call lab_stem,$(1)) -c $$< -o $$@
+endef
+$(foreach f,$(FLAVORS),$(foreach l,$(LABS),$(eval $(call lab_main_rule,$(l),$(f)))))
+
 # A lab program: the lab's main, the student file from one source folder, the library. The
 # student's object comes last, so that where both define the same inline function or template
 # instance, the linker keeps the harness's (the grader refuses any other shared name).
 # $(1) lab, $(2) source folder, $(3) flavor
 define lab_program_rules
-$(BUILD)/$(3)/obj/$(call src_tag,$(2))/$(1)/$(LAB_FILE_$(1):.cu=.o): $(2)/$(1)/$(LAB_FILE_$(1)) $(PUBLIC_HEADERS) \
+$(BUILD)/$(3)/obj/$(call src_tag,$(2))/$(1)/$(call lab_stem,$(1)).o: $(2)/$(1)/$(call lab_file,$(1)) $(PUBLIC_HEADERS) \
     $(DEPS_$(3))
 	@mkdir -p $$(@D)
 	$(STUDENT_CU_$(3)) -c $$< -o $$@
 $(call lab_program,$(1),$(2),$(3)): $(call lab_program_parts,$(1),$(3)) \
-    $(BUILD)/$(3)/obj/$(call src_tag,$(2))/$(1)/$(LAB_FILE_$(1):.cu=.o)
+    $(BUILD)/$(3)/obj/$(call src_tag,$(2))/$(1)/$(call lab_stem,$(1)).o
 	@mkdir -p $$(@D)
 	$(LINK_$(3)) $$(filter-out %.a %.h,$$^) -o $$@
 endef
@@ -172,7 +177,7 @@ $(BUILD)/gpu/bin/bench: $(BUILD)/gpu/obj/harness/bench.o $(BUILD)/gpu/obj/harnes
 # ---- skeletons ----
 
 # labs/NN_name/<file> is generated from solutions/NN_name/<file> (scripts/make-skeleton).
-SKELETONS := $(foreach l,$(SOLUTION_LABS),labs/$(l)/$(LAB_FILE_$(l)))
+SKELETONS := $(foreach l,$(SOLUTION_LABS),labs/$(l)/$(call lab_file,$(l)))
 # Fresh skeletons for the tests, so that a learner's filled-in labs/ changes no test.
 TEST_SKELETONS := $(BUILD)/skeletons
 $(TEST_SKELETONS)/%: solutions/% scripts/make-skeleton
@@ -187,7 +192,7 @@ list_names = $(shell sed -n 's/^\([a-z0-9_]*\) *|.*/\1/p' $(1))
 list_field = $(strip $(shell sed -n 's/^$(2) *|\([^|]*\)|\([^|]*\)|.*/\$(3)/p' $(1)))
 # $(1) list, $(2) output folder, $(3) name
 define variant_rules
-$(2)/$(3)/$(call list_field,$(1),$(3),1)/$(LAB_FILE_$(call list_field,$(1),$(3),1)): $(1) scripts/make-variant $(call list_field,$(1),$(3),2)
+$(2)/$(3)/$(call list_field,$(1),$(3),1)/$(call lab_file,$(call list_field,$(1),$(3),1)): $(1) scripts/make-variant $(call list_field,$(1),$(3),2)
 	@mkdir -p $$(@D)
 	scripts/make-variant $(1) $(3) > $$@
 endef
@@ -326,9 +331,9 @@ run:
 	  "of $$ ( ) : ; # ' \" \` \\ % * ? [ ]): rename the folder; make grade takes any name" >&2; exit 2)
 	@[ -n "$(LAB)" ] || { echo "make run: say which lab, e.g. make run LAB=01 (labs: $(LABS))" >&2; exit 2; }
 	@[ -n "$(call lab_name,$(LAB))" ] || { echo "make run: no lab '$(LAB)' here (labs: $(LABS))" >&2; exit 2; }
-	@$(if $(filter $(VARIANTS)/%,$(SRC)),$(MAKE) --no-print-directory -s $(SRC)/$(call lab_name,$(LAB))/$(LAB_FILE_$(call lab_name,$(LAB))) >/dev/null &&) \
-	[ -f "$(SRC)/$(call lab_name,$(LAB))/$(LAB_FILE_$(call lab_name,$(LAB)))" ] || \
-	  { echo "make run: $(SRC)/$(call lab_name,$(LAB))/$(LAB_FILE_$(call lab_name,$(LAB))) does not exist" >&2; exit 2; }
+	@$(if $(filter $(VARIANTS)/%,$(SRC)),$(MAKE) --no-print-directory -s $(SRC)/$(call lab_name,$(LAB))/$(call lab_file,$(call lab_name,$(LAB))) >/dev/null &&) \
+	[ -f "$(SRC)/$(call lab_name,$(LAB))/$(call lab_file,$(call lab_name,$(LAB)))" ] || \
+	  { echo "make run: $(SRC)/$(call lab_name,$(LAB))/$(call lab_file,$(call lab_name,$(LAB))) does not exist" >&2; exit 2; }
 	@$(MAKE) --no-print-directory -s $(call lab_program,$(call lab_name,$(LAB)),$(SRC),$(FLAVOR)) \
 	  $(if $(filter gpu,$(BACKEND)),$(if $(filter $(call lab_name,$(LAB)),$(SOLUTION_LABS)),$(call lab_program,$(call lab_name,$(LAB)),solutions,$(FLAVOR))) $(BUILD)/$(FLAVOR)/bin/ceilings)
 	@scripts/run-lab "$(BACKEND)" "$(call lab_program,$(call lab_name,$(LAB)),$(SRC),$(FLAVOR))" \
@@ -336,9 +341,9 @@ run:
 	  "$(if $(filter gpu,$(BACKEND)),$(BUILD)/$(FLAVOR)/bin/ceilings)" $(ARGS)
 
 # The grader's tests grade the solutions, fresh skeletons and the corpus of wrong submissions.
-GRADE_TEST_SOURCES := $(if $(SOLUTION_LABS),$(foreach l,$(SOLUTION_LABS),$(TEST_SKELETONS)/$(l)/$(LAB_FILE_$(l))) \
-  $(foreach n,$(CORPUS_NAMES),$(CORPUS)/$(n)/$(call corpus_lab,$(n))/$(LAB_FILE_$(call corpus_lab,$(n)))) \
-  $(foreach n,$(call list_names,$(VARIANT_LIST)),$(VARIANTS)/$(n)/$(call list_field,$(VARIANT_LIST),$(n),1)/$(LAB_FILE_$(call list_field,$(VARIANT_LIST),$(n),1))))
+GRADE_TEST_SOURCES := $(if $(SOLUTION_LABS),$(foreach l,$(SOLUTION_LABS),$(TEST_SKELETONS)/$(l)/$(call lab_file,$(l))) \
+  $(foreach n,$(CORPUS_NAMES),$(CORPUS)/$(n)/$(call corpus_lab,$(n))/$(call lab_file,$(call corpus_lab,$(n)))) \
+  $(foreach n,$(call list_names,$(VARIANT_LIST)),$(VARIANTS)/$(n)/$(call list_field,$(VARIANT_LIST),$(n),1)/$(call lab_file,$(call list_field,$(VARIANT_LIST),$(n),1))))
 test-programs: $(TEST_PROGRAMS) $(if $(filter cpu,$(TEST_BACKENDS)),cpusim-suite) $(GRADER) $(GRADE_TEST_SOURCES)
 
 # Runs every test binary, each with its own log, and ends with "N passed, N failed".

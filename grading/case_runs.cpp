@@ -12,7 +12,7 @@
 #include "common/descendants.h"
 #include "common/timing.h"
 #include "grading/isolation.h"
-#include "harness/rep_check.h"
+#include "common/rep_check.h"
 
 namespace grade {
 

@@ -3,7 +3,7 @@
 // case, a fresh process goes on from the next, so one bad shape costs only itself. Each case
 // has a time limit of its own, set from the solution's time for it in the same run, and the
 // pass a budget; both are watched from here, through the results the program writes as it
-// goes (harness/protocol.h).
+// goes (common/protocol.h).
 #pragma once
 
 #include <chrono>
@@ -14,7 +14,7 @@
 #include "common/compare.h"
 #include "common/subprocess.h"
 #include "grading/checks.h"
-#include "harness/protocol.h"
+#include "common/protocol.h"
 
 namespace grade {
 
@@ -87,7 +87,7 @@ struct CaseVerdict {
 };
 CaseVerdict evaluate(const Context& ctx, const Cases& cases, size_t i, const Pass* pass = nullptr);
 
-// The timed calls of a case (harness/rep_check.h), each checked from its samples; the median
+// The timed calls of a case (common/rep_check.h), each checked from its samples; the median
 // time of a timed case whose calls all check out, or 0 with `why`.
 double checked_median(const Cases& cases, const CaseVerdict& v, const lab::DotReference* base_dot, std::string* why);
 

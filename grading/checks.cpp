@@ -17,7 +17,7 @@
 #include "grading/isolation.h"
 #include "grading/submission.h"
 #include "grading/utf8.h"
-#include "harness/protocol.h"
+#include "common/protocol.h"
 
 namespace grade {
 

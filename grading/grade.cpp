@@ -178,7 +178,10 @@ int main(int argc, char** argv) {
 
   grade::Rubric rubric;
   std::string error;
-  if (!grade::read_rubric(rubric_path, &rubric, &error)) cannot_run(error);
+  std::vector<lab::LabEntry> lab_table;
+  if (!lab::read_labs("labs.txt", &lab_table, &error) || !grade::read_rubric(rubric_path, lab_table, &rubric, &error)) {
+    cannot_run(error);
+  }
   if (!is_dir(src)) cannot_run("no folder '" + src + "' to grade");
   const std::string device = gpu_name();
   if (backend.empty()) backend = device.empty() ? "cpu" : "gpu";

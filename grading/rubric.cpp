@@ -8,20 +8,6 @@ namespace grade {
 
 namespace {
 
-struct KnownLab {
-  const char* lab;
-  const char* file;
-  lab::Op op;
-};
-// The labs, their fixed student files and problems (as in the Makefile and harness/).
-const KnownLab kKnownLabs[] = {
-    {"01_matmul_naive", "matmul_naive.cu", lab::Op::kMatmul},
-    {"02_matmul_tiled", "matmul_tiled.cu", lab::Op::kMatmul},
-    {"03_matmul_register", "matmul_register.cu", lab::Op::kMatmul},
-    {"04_transpose", "transpose.cu", lab::Op::kTranspose},
-    {"05_dot_reduction", "dot.cu", lab::Op::kDot},
-};
-
 std::string trim(const std::string& s) {
   const size_t first = s.find_first_not_of(" \t\r");
   if (first == std::string::npos) return "";
@@ -71,7 +57,7 @@ bool parse_shape(lab::Op op, const std::string& text_in, lab::Case* c) {
   return true;
 }
 
-bool read_rubric(const std::string& path, Rubric* rubric, std::string* error) {
+bool read_rubric(const std::string& path, const std::vector<lab::LabEntry>& labs, Rubric* rubric, std::string* error) {
   std::ifstream in(path);
   if (!in) {
     *error = path + ": cannot read the rubric";
@@ -91,15 +77,12 @@ bool read_rubric(const std::string& path, Rubric* rubric, std::string* error) {
     if (line.front() == '[') {
       if (line.back() != ']') return fail("a section is written [NN_name]");
       const std::string name = line.substr(1, line.size() - 2);
-      const KnownLab* known = nullptr;
-      for (const KnownLab& k : kKnownLabs) {
-        if (name == k.lab) known = &k;
-      }
-      if (known == nullptr) return fail("no lab named '" + name + "'");
+      const lab::LabEntry* known = lab::find_lab(labs, name);
+      if (known == nullptr || known->folder != name) return fail("no lab named '" + name + "' in labs.txt");
       rubric->labs.emplace_back();
       current = &rubric->labs.back();
-      current->lab = known->lab;
-      current->file = known->file;
+      current->lab = known->folder;
+      current->file = known->file();
       current->op = known->op;
       continue;
     }

@@ -5,7 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "harness/problems.h"
+#include "common/labs.h"
+#include "common/problems.h"
 
 namespace grade {
 
@@ -29,8 +30,9 @@ struct Rubric {
   const LabRubric* find(const std::string& lab) const;  // by "03" or "03_matmul_register"
 };
 
-// Reads a rubric file. On an error returns false with "file:line: what" in *error.
-bool read_rubric(const std::string& path, Rubric* rubric, std::string* error);
+// Reads a rubric file, whose sections name labs of LABS (labs.txt). On an error returns false
+// with "file:line: what" in *error.
+bool read_rubric(const std::string& path, const std::vector<lab::LabEntry>& labs, Rubric* rubric, std::string* error);
 
 // "17x31x13" (or "17x31x13@1": its arrays 1 float off alignment) as a case of the lab's op.
 bool parse_shape(lab::Op op, const std::string& text, lab::Case* c);

@@ -25,6 +25,7 @@
 #include "common/cuda_check.h"
 #include "common/device_info.h"
 #include "common/exit_codes.h"
+#include "common/labs.h"
 #include "harness/bench_report.h"
 #include "harness/vendor.h"
 
@@ -47,25 +48,32 @@ struct Plan {
   std::vector<Stretch> stretch = {};
 };
 
-const std::vector<std::string> kLabs = {"01_matmul_naive", "02_matmul_tiled", "03_matmul_register",
-                                        "04_transpose", "05_dot_reduction"};
+// The labs of the table (labs.txt) that solve OP.
+std::vector<std::string> labs_of(lab::Op op) {
+  std::vector<std::string> names;
+  for (const lab::LabEntry& e : lab::labs()) {
+    if (e.op == op) names.push_back(e.folder);
+  }
+  return names;
+}
 
 std::vector<Plan> plans() {
-  const std::vector<std::string> matmul_labs(kLabs.begin(), kLabs.begin() + 3);
-  const std::vector<Stretch> coarsened = {{kLabs[1], "coarsened"}};
+  const std::vector<std::string> matmul = labs_of(lab::Op::kMatmul), transpose = labs_of(lab::Op::kTranspose);
+  // solutions/variants/coarsened: lab 02 with four outputs per thread (its README's question).
+  const std::vector<Stretch> coarsened = {{"02_matmul_tiled", "coarsened"}};
   return {
-      {lab::Case::matmul(1024, 1024, 1024), matmul_labs, coarsened},
-      {lab::Case::matmul(4096, 4096, 4096), matmul_labs, coarsened},
-      {lab::Case::matmul(8192, 8192, 8192), matmul_labs, coarsened},
-      {lab::Case::matmul(4096, 8192, 2048), matmul_labs, coarsened},
-      {lab::Case::transpose(8192, 8192), {kLabs[3]}},
-      {lab::Case::transpose(4096, 16384), {kLabs[3]}},
-      {lab::Case::dot(int64_t(1) << 28), {kLabs[4]}},
+      {lab::Case::matmul(1024, 1024, 1024), matmul, coarsened},
+      {lab::Case::matmul(4096, 4096, 4096), matmul, coarsened},
+      {lab::Case::matmul(8192, 8192, 8192), matmul, coarsened},
+      {lab::Case::matmul(4096, 8192, 2048), matmul, coarsened},
+      {lab::Case::transpose(8192, 8192), transpose},
+      {lab::Case::transpose(4096, 16384), transpose},
+      {lab::Case::dot(int64_t(1) << 28), labs_of(lab::Op::kDot)},
   };
 }
 
 struct Options {
-  std::string programs = "build/gpu/bin/solutions", out = "build/bench", labs = "01,02,03,04,05";
+  std::string programs = "build/gpu/bin/solutions", out = "build/bench", labs;  // labs: all
   std::string command = "make bench";
   int64_t reps = lab::kTimedRuns;
 };
@@ -157,7 +165,7 @@ int main(int argc, char** argv) {
                         "performance.md and performance.svg into --out. Needs a GPU.");
   cli.add_string("programs", &o.programs, "folder of the solutions' lab programs (gpu flavor)");
   cli.add_string("out", &o.out, "folder to write performance.md and performance.svg into");
-  cli.add_string("labs", &o.labs, "the labs to run, comma-separated (01,04)");
+  cli.add_string("labs", &o.labs, "the labs to run, comma-separated (01,04; default: all of labs.txt)");
   cli.add_int("reps", &o.reps, 1, 1000, "timed repetitions of each implementation");
   cli.add_string("command", &o.command, "the command that reproduces the run, for performance.md");
   cli.parse(argc, argv);
@@ -167,22 +175,23 @@ int main(int argc, char** argv) {
       "CPU backend's emulation says nothing about a GPU's speed.");
 
   // The labs asked for ("01,04" or their full names), each as its program's name.
+  if (o.labs.empty()) {
+    for (const lab::LabEntry& e : lab::labs()) o.labs += (o.labs.empty() ? "" : ",") + e.number;
+  }
   std::vector<std::string> chosen;
   std::istringstream ids(o.labs);
   for (std::string id; std::getline(ids, id, ',');) {
-    const auto l = std::find_if(kLabs.begin(), kLabs.end(), [&](const std::string& name) {
-      return name == id || name.rfind(id + "_", 0) == 0;
-    });
-    if (l == kLabs.end()) {
-      std::fprintf(stderr, "bench: --labs: no lab '%s' (labs: 01 to 05)\n", id.c_str());
+    const lab::LabEntry* l = lab::find_lab(lab::labs(), id);
+    if (l == nullptr) {
+      std::fprintf(stderr, "bench: --labs: no lab '%s' in labs.txt\n", id.c_str());
       return lab::kExitCannotRun;
     }
-    if (access((o.programs + "/" + *l).c_str(), X_OK) != 0) {
+    if (access((o.programs + "/" + l->folder).c_str(), X_OK) != 0) {
       std::fprintf(stderr, "bench: no program %s/%s: `make bench` builds the solutions' lab programs first\n",
-                   o.programs.c_str(), l->c_str());
+                   o.programs.c_str(), l->folder.c_str());
       return lab::kExitCannotRun;
     }
-    chosen.push_back(*l);
+    chosen.push_back(l->folder);
   }
   // The solutions' result files go to a scratch folder of this run's own.
   std::error_code error;

@@ -11,7 +11,7 @@
 
 #include "common/exit_codes.h"
 #include "common/subprocess.h"
-#include "harness/protocol.h"
+#include "common/protocol.h"
 
 namespace lab {
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/problems.h"
+#include "common/problems.h"
 
 namespace lab {
 

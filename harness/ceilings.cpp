@@ -10,7 +10,7 @@
 #include "common/cli.h"
 #include "common/device_info.h"
 #include "common/exit_codes.h"
-#include "harness/protocol.h"
+#include "common/protocol.h"
 #include "harness/vendor.h"
 
 namespace {

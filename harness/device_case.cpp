@@ -4,7 +4,7 @@
 
 #include "common/fill.h"
 #include "harness/host_copies.h"
-#include "harness/protocol.h"
+#include "common/protocol.h"
 
 namespace lab {
 

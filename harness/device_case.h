@@ -9,7 +9,7 @@
 #include "common/device_buffer.h"
 #include "common/fill.h"
 #include "harness/lab_main.h"
-#include "harness/rep_check.h"
+#include "common/rep_check.h"
 
 namespace lab {
 
@@ -30,7 +30,7 @@ class DeviceCase {
   void enqueue(const Launcher& launcher);
   // Copies between host and device that the last launcher call made.
   unsigned long long host_copies() const { return host_copies_; }
-  // Sets input elements (harness/rep_check.h), contiguous runs in one copy each.
+  // Sets input elements (common/rep_check.h), contiguous runs in one copy each.
   void set_inputs(const std::vector<Edit>& edits);
 
   std::vector<float> output() const;

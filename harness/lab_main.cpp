@@ -72,12 +72,12 @@ Options parse_options(const LabInfo& info, int argc, char** argv) {
   cli.add_flag("no-time", &o.no_time, "check only");
   cli.add_flag("quiet", &o.quiet, "print only failures");
   cli.add_string("result", &o.result_file, "also write the result as 'key value' lines to this file");
-  cli.add_string("serve", &o.serve_dir, "for the grader: run the cases in this folder (harness/protocol.h)");
+  cli.add_string("serve", &o.serve_dir, "for the grader: run the cases in this folder (common/protocol.h)");
   cli.parse(argc, argv);
   return o;
 }
 
-// What the program found, for the result file (harness/protocol.h: read_result_file).
+// What the program found, for the result file (common/protocol.h: read_result_file).
 struct Result {
   std::string check = "error";  // pass, fail or error
   Timing timing;                // empty unless timed

@@ -1,13 +1,13 @@
 // The lab program: everything around the student's launcher. It makes seeded inputs,
 // poisons the output, calls the launcher, checks the result against the fp64 reference,
-// and times it. The student writes none of this; each lab's main() (harness/NN_name.cpp)
+// and times it. The student writes none of this; the lab's main() (harness/lab_program.cpp)
 // only names the lab and its launcher.
 #pragma once
 
 #include <string>
 #include <vector>
 
-#include "harness/problems.h"
+#include "common/problems.h"
 
 namespace lab {
 
@@ -19,9 +19,19 @@ struct LabInfo {
 
 // The launcher under test, of the lab's kind (one of the three is set).
 struct Launcher {
-  void (*matmul)(const float*, const float*, float*, int, int, int) = nullptr;
-  void (*transpose)(const float*, float*, int, int) = nullptr;
-  void (*dot)(const float*, const float*, float*, int) = nullptr;
+  using Matmul = void (*)(const float*, const float*, float*, int, int, int);
+  using Transpose = void (*)(const float*, float*, int, int);
+  using Dot = void (*)(const float*, const float*, float*, int);
+  Matmul matmul = nullptr;
+  Transpose transpose = nullptr;
+  Dot dot = nullptr;
+
+  Launcher() = default;
+  // The launcher's signature says its problem (harness/launchers.h).
+  explicit Launcher(Matmul f) : matmul(f) {}
+  explicit Launcher(Transpose f) : transpose(f) {}
+  explicit Launcher(Dot f) : dot(f) {}
+  Op op() const { return matmul != nullptr ? Op::kMatmul : transpose != nullptr ? Op::kTranspose : Op::kDot; }
 
   // Calls it on device buffers: inputs in Case::input_names() order.
   void operator()(const Case& c, const std::vector<const float*>& inputs, float* output) const;

@@ -17,4 +17,4 @@ void matmul_register(const float* A, const float* B, float* C, int M, int N, int
 void transpose(const float* in, float* out, int rows, int cols);
 
 // Lab 05: *result = Σ a[i]·b[i] over i < n; result points to device memory.
-void dot(const float* a, const float* b, float* result, int n);
+void dot_reduction(const float* a, const float* b, float* result, int n);

@@ -11,8 +11,8 @@
 #include "common/exit_codes.h"
 #include "common/fill.h"
 #include "harness/device_case.h"
-#include "harness/protocol.h"
-#include "harness/rep_check.h"
+#include "common/protocol.h"
+#include "common/rep_check.h"
 
 namespace lab {
 
@@ -67,7 +67,7 @@ double copy_tbps() {
   return 2.0 * double(bytes) / (best * 1e-3) / 1e12;
 }
 
-// The timed calls of a case (harness/rep_check.h): warm-up calls, then the timed ones, each
+// The timed calls of a case (common/rep_check.h): warm-up calls, then the timed ones, each
 // on inputs changed by a seed drawn just before it and on a poisoned output, with the L2
 // flushed, timed from the launcher's call to the end of the work it started (wall clock: the
 // whole call counts), and sampled at positions drawn after it returned. Stops at the first

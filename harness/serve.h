@@ -1,4 +1,4 @@
-// The lab program's side of the grader's protocol (harness/protocol.h): run the student's
+// The lab program's side of the grader's protocol (common/protocol.h): run the student's
 // launcher on the cases in a folder and write back what came out.
 #pragma once
 

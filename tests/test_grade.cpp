@@ -16,6 +16,7 @@
 #include <thread>
 #include <vector>
 
+#include "common/labs.h"
 #include "common/subprocess.h"
 #include "grading/utf8.h"
 #include "tests/lab_programs.h"
@@ -89,7 +90,7 @@ TEST_CASE("every solution grades full marks on build, correctness, safety and te
   CAPTURE(g.run.output);
   REQUIRE(g.run.exited(0));
   CHECK(last_line(g.run.output) == "Score: 48/48");
-  for (const char* lab : {"01", "02", "03", "04", "05"}) CHECK(contains(g.run.output, std::string("\nlab ") + lab + ": "));
+  for (const lab::LabEntry& e : lab::labs()) CHECK(contains(g.run.output, "\nlab " + e.number + ": "));
   CHECK_FALSE(contains(g.run.output, "FAIL"));
   CHECK(contains(g.results_json, "\"score\": 48"));
   if (lab::run_command({"sh", "-c", "command -v python3"}).exited(0)) CHECK(valid_json("build/grade-tests/out/results.json"));
@@ -100,7 +101,7 @@ TEST_CASE("every skeleton grades 0, without a crash" * doctest::skip(lab_test::k
   CAPTURE(g.run.output);
   REQUIRE(g.run.exited(0));
   CHECK(last_line(g.run.output) == "Score: 0/48");
-  for (const char* lab : {"01", "02", "03", "04", "05"}) CHECK(contains(g.run.output, std::string("\nlab ") + lab + ": 0/"));
+  for (const lab::LabEntry& e : lab::labs()) CHECK(contains(g.run.output, "\nlab " + e.number + ": 0/"));
   CHECK_FALSE(contains(g.run.output, "killed by"));
   // A skeleton writes nothing: that is what it is told, not a race, and its build's point is
   // a FAIL like its score.

@@ -1,4 +1,4 @@
-// The checks of timed calls (harness/rep_check.h): a seed's edits change what they claim to,
+// The checks of timed calls (common/rep_check.h): a seed's edits change what they claim to,
 // the samples cover what the edits moved, a result computed from the changed inputs passes,
 // and a result kept from before the change (what a launcher that skips work hands back)
 // fails, for each problem. And the sampled values survive the protocol, NaN included.
@@ -14,8 +14,8 @@
 
 #include "common/fill.h"
 #include "common/reference.h"
-#include "harness/protocol.h"
-#include "harness/rep_check.h"
+#include "common/protocol.h"
+#include "common/rep_check.h"
 #include "tests/lab_programs.h"
 
 namespace {

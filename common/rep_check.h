@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/problems.h"
+#include "common/problems.h"
 
 namespace lab {
 

@@ -20,7 +20,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/problems.h"
+#include "common/problems.h"
 
 namespace lab {
 
@@ -32,7 +32,7 @@ struct ServeCase {
   bool zero_fill = false;  // the output starts as 0.0f, not as the NaN poison
 };
 
-// One timed call (harness/rep_check.h): its wall-clock time, the seeds drawn for it, how many
+// One timed call (common/rep_check.h): its wall-clock time, the seeds drawn for it, how many
 // output elements were not finite, and the sampled values.
 constexpr size_t kMaxTimedCalls = 1000;  // a result naming more is cut there
 struct TimedCall {

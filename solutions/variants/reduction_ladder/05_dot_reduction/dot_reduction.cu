@@ -100,7 +100,7 @@ void two_pass(const float* a, const float* b, float* result, int n) {
   CHECK_LAUNCH();
 }
 
-void dot(const float* a, const float* b, float* result, int n) {
+void dot_reduction(const float* a, const float* b, float* result, int n) {
   if (n == 0) {  // the empty sum
     CUDA_CHECK(cudaMemsetAsync(result, 0, sizeof(float)));
     return;

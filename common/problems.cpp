@@ -1,4 +1,4 @@
-#include "problems.h"
+#include "common/problems.h"
 
 #include <cmath>
 #include <cstdio>
@@ -9,6 +9,16 @@
 namespace lab {
 
 const char* op_name(Op op) { return op == Op::kMatmul ? "matmul" : op == Op::kTranspose ? "transpose" : "dot"; }
+
+bool parse_op(const std::string& name, Op* op) {
+  for (Op o : {Op::kMatmul, Op::kTranspose, Op::kDot}) {
+    if (name == op_name(o)) {
+      *op = o;
+      return true;
+    }
+  }
+  return false;
+}
 
 Case Case::matmul(int64_t M, int64_t N, int64_t K) {
   Case c;
@@ -37,11 +47,10 @@ void Case::dims(int64_t out[3]) const {
   out[2] = op == Op::kMatmul ? K : 0;
 }
 
-bool Case::from_dims(const std::string& op, const int64_t d[3], Case* out) {
-  if (op == "matmul") *out = matmul(d[0], d[1], d[2]);
-  else if (op == "transpose") *out = transpose(d[0], d[1]);
-  else if (op == "dot") *out = dot(d[0]);
-  else return false;
+bool Case::from_dims(const std::string& name, const int64_t d[3], Case* out) {
+  Op op;
+  if (!parse_op(name, &op)) return false;
+  *out = op == Op::kMatmul ? matmul(d[0], d[1], d[2]) : op == Op::kTranspose ? transpose(d[0], d[1]) : dot(d[0]);
   return true;
 }
 

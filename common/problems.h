@@ -13,6 +13,7 @@ namespace lab {
 
 enum class Op { kMatmul, kTranspose, kDot };
 const char* op_name(Op op);  // "matmul", "transpose", "dot"
+bool parse_op(const std::string& name, Op* op);  // and back; false for another name
 
 // One problem instance. Sizes may be 0, with the meaning harness/launchers.h gives them.
 struct Case {

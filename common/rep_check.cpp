@@ -1,4 +1,4 @@
-#include "harness/rep_check.h"
+#include "common/rep_check.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "harness/protocol.h"
+#include "common/protocol.h"
 
 #include <cstdio>
 #include <cstdlib>
