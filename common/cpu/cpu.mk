@@ -16,6 +16,7 @@ CPUSIM_RUNTIME_SOURCES := $(wildcard common/cpu/src/*.cpp common/cpu/src/*.h) $(
 CPUSIM_RUNTIME_LIBS := $(foreach f,$(CPUSIM_FLAVORS),$(CPUSIM_CACHE)/$(f)/libcpusim.a)
 
 .PHONY: cpusim-runtime cpusim-suite cpusim-table bench-cpusim
+## the CPU backend's runtime library, in its five flavors
 cpusim-runtime: $(CPUSIM_RUNTIME_LIBS)
 
 # When cpucc finds its stamp current it builds nothing; the touch tells make so.
@@ -44,6 +45,7 @@ CPUSIM_SUITE_BINS := $(CPUSIM_SUITE_PLAIN_BINS) $(CPUSIM_SUITE_ASAN_BINS) $(CPUS
   $(CPUSIM_SUITE_COUNT_BINS)
 CPUSIM_SUITE_DEPS := tests/cpusim/check.cuh $(CPUSIM_HEADERS)
 
+## the CPU backend's suite of small CUDA programs (tests/cpusim/)
 cpusim-suite: $(CPUSIM_SUITE_BINS)
 
 $(CPUSIM_SUITE_DIR):
@@ -81,8 +83,10 @@ $(CPUSIM_SUITE_DIR)/host_main.o: tests/cpusim/host_main.cpp tests/cpusim/host_la
 $(CPUSIM_SUITE_DIR)/host_main: $(CPUSIM_SUITE_DIR)/host_kernels.o $(CPUSIM_SUITE_DIR)/host_main.o
 	$(CPUCC) $^ -o $@
 
+## runs the suite, a line per program (compare: tests/cpusim/run-on-gpu.sh)
 cpusim-table: cpusim-suite
 	CPUSIM_SUITE_DIR=$(CPUSIM_SUITE_DIR) tests/cpusim/run-on-cpu.sh
 
+## fiber switch cost and a 512^3 tiled matmul, on one OS thread
 bench-cpusim: $(CPUSIM_SUITE_DIR)/bench_cpusim
 	CPUSIM_THREADS=1 $<

@@ -1,0 +1,74 @@
+# The toolchain: the backend (a GPU, or the CPU backend without one), the architecture, and how
+# each flavor of a build compiles and links. Included by the Makefile.
+
+CUDA_HOME ?= /usr/local/cuda
+# nvcc from PATH, else CUDA's usual home (found by make itself: no shell).
+NVCC ?= $(firstword $(wildcard $(addsuffix /nvcc,$(subst :, ,$(PATH)))) $(CUDA_HOME)/bin/nvcc)
+CXX := g++
+CXXFLAGS := -std=c++17 -O2 -g -Wall -Wextra -I.
+
+
+# One question to the driver, the only process a parse starts: each GPU's compute capability
+# ("9.0"), or nothing without a GPU.
+GPU_CAPS := $(shell nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null)
+HAVE_GPU := $(if $(GPU_CAPS),yes)
+BACKEND ?= $(if $(HAVE_GPU),gpu,cpu)
+ifeq ($(filter $(BACKEND),gpu cpu),)
+$(error BACKEND must be gpu or cpu, not '$(BACKEND)')
+endif
+ARCH ?= $(if $(GPU_CAPS),sm_$(subst .,,$(firstword $(GPU_CAPS))),sm_90)
+FLAVOR := $(BACKEND)$(if $(DEBUG),-debug)
+
+include common/cpu/cpu.mk
+
+# How each flavor compiles a student file (.cu) and host code that calls the CUDA runtime
+# (.cpp), and links. GPU: nvcc, and g++ against the toolkit's headers. CPU backend: cpucc.
+NVCC_BASE := $(NVCC) -std=c++17 -arch=$(ARCH) -Xptxas=--warn-on-spills,--warn-on-local-memory-usage -I.
+CU_gpu := $(NVCC_BASE) -O3 -lineinfo
+CU_gpu-debug := $(NVCC_BASE) -G -O0 -DLAB_DEBUG_SYNC
+CPP_gpu := $(CXX) $(CXXFLAGS) -I$(CUDA_HOME)/include
+CPP_gpu-debug := $(CPP_gpu) -DLAB_DEBUG_SYNC
+# Every copy between host and device passes through harness/host_copies.cpp, which counts them.
+WRAP_COPIES := $(foreach f,cudaMemcpy cudaMemcpyAsync cudaMemcpy2D cudaMemcpy2DAsync cudaMemcpyToSymbol \
+  cudaMemcpyFromSymbol cudaMemcpyToSymbolAsync cudaMemcpyFromSymbolAsync,-Xlinker --wrap=$(f))
+LINK_gpu := $(NVCC) -arch=$(ARCH) $(WRAP_COPIES)
+LINK_gpu-debug := $(LINK_gpu)
+CU_cpu := $(CPUCC) -O2 -I.
+CU_cpu-debug := $(CPUCC) -O0 -g -D LAB_DEBUG_SYNC -I.
+CU_cpu-asan := $(CPUCC) -O1 -g -fsanitize=address -I.
+CU_cpu-tsan := $(CPUCC) -O1 -g -fsanitize=thread -I.
+# Counts each kernel's global loads, stores and atomics (the grader's technique check).
+CU_cpu-count := $(CPUCC) -O2 --count-accesses -I.
+$(foreach f,cpu cpu-debug cpu-asan cpu-tsan cpu-count,$(eval LINK_$(f) := $(CU_$(f))))
+$(foreach f,cpu cpu-debug cpu-asan cpu-tsan cpu-count,$(eval CU_$(f) += -MMD))
+$(foreach f,cpu cpu-debug cpu-asan cpu-tsan cpu-count,$(eval CPP_$(f) := $(CU_$(f))))
+CU_gpu += -MMD -MP
+CU_gpu-debug += -MMD -MP
+CPP_gpu += -MMD -MP
+CPP_gpu-debug += -MMD -MP
+FLAVORS := gpu gpu-debug cpu cpu-debug cpu-asan cpu-tsan cpu-count
+# A student file sees the lab's public headers only, copied into $(PUBLIC), never the checkout:
+# `#include "solutions/..."` does not resolve. -MD lists every header it read, the compilers'
+# own included, for the grader to check that nothing else was reached (grading/submission.h).
+PUBLIC := $(BUILD)/public
+PUBLIC_HEADERS := $(addprefix $(PUBLIC)/,common/ceil_div.h common/cuda_check.h common/exit_codes.h \
+  common/grid_limits.h harness/launchers.h)
+$(foreach f,$(FLAVORS),$(eval STUDENT_CU_$(f) := $(filter-out -I. -MMD,$(CU_$(f))) -I$(PUBLIC) -MD))
+# The CPU flavors compile once the backend's runtime is built, and link against its library.
+$(foreach f,$(FLAVORS),$(eval DEPS_$(f) := $(if $(filter cpu%,$(f)),| cpusim-runtime)))
+RUNTIME_LIB_cpu := $(CPUSIM_CACHE)/plain/libcpusim.a
+RUNTIME_LIB_cpu-debug := $(CPUSIM_CACHE)/debug/libcpusim.a
+RUNTIME_LIB_cpu-asan := $(CPUSIM_CACHE)/asan/libcpusim.a
+RUNTIME_LIB_cpu-tsan := $(CPUSIM_CACHE)/tsan/libcpusim.a
+RUNTIME_LIB_cpu-count := $(CPUSIM_CACHE)/count/libcpusim.a
+
+
+.PHONY: deps deps-backend
+# The Debian packages the build needs, installed when missing (scripts/install-deps): doctest
+# for the tests, Boost.Context wherever the CPU backend is used.
+## install the Debian packages the tests need, when missing
+deps:
+	@scripts/install-deps doctest $(if $(filter cpu,$(BACKEND) $(TEST_BACKENDS)),boost)
+## install the Debian packages the CPU backend needs, when missing
+deps-backend:
+	@$(if $(filter cpu,$(BACKEND)),scripts/install-deps boost,true)

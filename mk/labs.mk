@@ -1,0 +1,114 @@
+# The labs and their programs: the table of labs, the shared library, each lab's program in
+# each flavor from any source folder, the comparison programs, the grader. Included by the
+# Makefile.
+
+# The labs, from their table (labs.txt): each row starts with a lab's folder, NN_stem, which
+# holds one student file, stem.cu. Read by make itself, without a shell.
+LABS := $(foreach w,$(file <labs.txt),$(if $(and $(filter 0% 1% 2% 3% 4% 5% 6% 7% 8% 9%,$(w)),$(findstring _,$(w))),$(w)))
+# 05_dot_reduction -> dot_reduction, dot_reduction.cu
+lab_stem = $(patsubst $(firstword $(subst _, ,$(1)))_%,%,$(1))
+lab_file = $(call lab_stem,$(1)).cu
+SOLUTION_LABS := $(filter $(LABS),$(notdir $(wildcard solutions/[0-9][0-9]_*)))
+
+SRC ?= labs
+# Where the made variants go (mk/variants.mk): wrong submissions, and the READMEs' variants.
+CORPUS := $(BUILD)/corpus
+VARIANTS := $(BUILD)/variants
+LAB ?=
+# VARIANT=name: a variant of the solutions, for the READMEs' measurements: a folder of
+# solutions/variants/, or a line of solutions/variants/variants.txt (made in build/variants/).
+ifdef VARIANT
+SRC := $(if $(wildcard solutions/variants/$(VARIANT)/.),solutions/variants/$(VARIANT),$(VARIANTS)/$(VARIANT))
+endif
+# SRC as typed, expanded never again: make expands a variable's value each time it is used, and
+# a submission folder named `x$(shell ...)` must not run anything. It reaches the grader quoted
+# (the grader builds a private copy whatever the name); only a plain name gets rules of its own
+# (make run, make program).
+override SRC := $(value SRC)
+make_special_chars := $$ ( ) : ; \# ' " ` \ % * ? [ ]
+plain_name = $(and $(filter 1,$(words $(1))),$(if $(strip $(foreach c,$(make_special_chars),$(findstring $(c),$(1)))),,yes))
+shell_quote = '$(subst ','\'',$(1))'
+# LAB=01 or LAB=01_matmul_naive -> 01_matmul_naive
+lab_name = $(firstword $(filter $(1)%,$(LABS)))
+# A source folder's name inside build/: labs, solutions, or its path with / as _.
+src_tag = $(subst /,_,$(patsubst $(CURDIR)/%,%,$(abspath $(1))))
+# The lab program of lab $(1) built from folder $(2) in flavor $(3).
+lab_program = $(BUILD)/$(3)/bin/$(call src_tag,$(2))/$(1)
+
+# ---- the shared library ----
+
+$(PUBLIC)/%.h: %.h
+	@mkdir -p $(@D)
+	cp $< $@
+
+HOST_SRCS := common/fill.cpp common/reference.cpp common/compare.cpp common/cli.cpp \
+             common/subprocess.cpp common/descendants.cpp common/timing_stats.cpp common/labs.cpp common/problems.cpp common/protocol.cpp \
+             common/rep_check.cpp
+RUNTIME_SRCS := common/device_info.cpp common/timing.cpp harness/device_case.cpp harness/serve.cpp \
+                harness/lab_main.cpp harness/host_copies.cpp
+HOST_OBJS := $(HOST_SRCS:%.cpp=$(BUILD)/host/%.o)
+
+$(BUILD)/host/%.o: %.cpp
+	@mkdir -p $(@D)
+	$(CXX) $(CXXFLAGS) -MMD -MP -c $< -o $@
+
+define flavor_rules
+$(BUILD)/$(1)/obj/%.o: %.cpp $(DEPS_$(1))
+	@mkdir -p $$(@D)
+	$(CPP_$(1)) -c $$< -o $$@
+$(BUILD)/$(1)/obj/%.o: %.cu $(DEPS_$(1))
+	@mkdir -p $$(@D)
+	$(CU_$(1)) -c $$< -o $$@
+endef
+$(foreach f,$(FLAVORS),$(eval $(call flavor_rules,$(f))))
+
+# Each lab's main: harness/lab_program.cpp, naming lab $(1) of the table, in flavor $(2).
+define lab_main_rule
+$(BUILD)/$(2)/obj/harness/$(1).o: harness/lab_program.cpp $(DEPS_$(2))
+	@mkdir -p $$(@D)
+	$(CPP_$(2)) -DLAB_NUMBER='"$(firstword $(subst _, ,$(1)))"' -DLAB_STEM=$(call lab_stem,$(1)) -c $$< -o $$@
+endef
+$(foreach f,$(FLAVORS),$(foreach l,$(LABS),$(eval $(call lab_main_rule,$(l),$(f)))))
+
+# A lab program: the lab's main, the student file from one source folder, the library. The
+# student's object comes last, so that where both define the same inline function or template
+# instance, the linker keeps the harness's (the grader refuses any other shared name).
+# $(1) lab, $(2) source folder, $(3) flavor
+define lab_program_rules
+$(BUILD)/$(3)/obj/$(call src_tag,$(2))/$(1)/$(call lab_stem,$(1)).o: $(2)/$(1)/$(call lab_file,$(1)) $(PUBLIC_HEADERS) \
+    $(DEPS_$(3))
+	@mkdir -p $$(@D)
+	$(STUDENT_CU_$(3)) -c $$< -o $$@
+$(call lab_program,$(1),$(2),$(3)): $(call lab_program_parts,$(1),$(3)) \
+    $(BUILD)/$(3)/obj/$(call src_tag,$(2))/$(1)/$(call lab_stem,$(1)).o
+	@mkdir -p $$(@D)
+	$(LINK_$(3)) $$(filter-out %.a %.h,$$^) -o $$@
+endef
+# What a lab program of lab $(1) in flavor $(2) links besides the student's object, and the
+# headers that object is built with: the grader builds these itself, before the student's build.
+lab_program_parts = $(BUILD)/$(2)/obj/harness/$(1).o $(RUNTIME_SRCS:%.cpp=$(BUILD)/$(2)/obj/%.o) $(HOST_OBJS) \
+  $(RUNTIME_LIB_$(2)) $(PUBLIC_HEADERS)
+SRC_DIRS := $(filter-out $(CORPUS)/% $(VARIANTS)/%,$(sort labs $(if $(SOLUTION_LABS),solutions $(BUILD)/skeletons) $(if $(call plain_name,$(SRC)),$(SRC))))
+$(foreach f,$(FLAVORS),$(foreach s,$(SRC_DIRS),$(foreach l,$(LABS),$(eval $(call lab_program_rules,$(l),$(s),$(f))))))
+
+# The comparison of `make run` on a GPU, and `make bench`: they measure the ceilings of
+# harness/vendor.h, and link cuBLAS (the lab programs do not). The bench's reports are host
+# code of their own (tested without a GPU), its CUB dot product a .cu file.
+VENDOR_OBJS = $(BUILD)/$(1)/obj/harness/vendor.o $(RUNTIME_SRCS:%.cpp=$(BUILD)/$(1)/obj/%.o) $(HOST_OBJS)
+BENCH_HOST_OBJS := $(BUILD)/host/harness/bench_report.o
+define ceilings_rules
+$(BUILD)/$(1)/bin/ceilings: $(BUILD)/$(1)/obj/harness/ceilings.o $(call VENDOR_OBJS,$(1))
+	@mkdir -p $$(@D)
+	$(LINK_$(1)) $$^ -lcublas -o $$@
+endef
+$(foreach f,gpu gpu-debug,$(eval $(call ceilings_rules,$(f))))
+$(BUILD)/gpu/bin/bench: $(BUILD)/gpu/obj/harness/bench.o $(BUILD)/gpu/obj/harness/vendor_cub.o $(call VENDOR_OBJS,gpu) $(BENCH_HOST_OBJS)
+	@mkdir -p $(@D)
+	$(LINK_gpu) $^ -lcublas -o $@
+
+# ---- the grader ----
+
+GRADER := $(BUILD)/host/grade
+GRADER_OBJS := $(patsubst %.cpp,$(BUILD)/host/%.o,$(wildcard grading/*.cpp))
+$(GRADER): $(GRADER_OBJS) $(HOST_OBJS)
+	$(CXX) $(CXXFLAGS) $^ -o $@

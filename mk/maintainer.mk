@@ -1,0 +1,66 @@
+# The maintainers' machinery: the skeletons made from the solutions, the grader's two builds,
+# and the check that every .cu file compiles with nvcc. Included by the Makefile.
+
+.PHONY: skeletons check-skeletons program program-parts nvcc-all
+
+# ---- skeletons ----
+
+# labs/NN_name/<file> is generated from solutions/NN_name/<file> (scripts/make-skeleton).
+SKELETONS := $(foreach l,$(SOLUTION_LABS),labs/$(l)/$(call lab_file,$(l)))
+# Fresh skeletons for the tests, so that a learner's filled-in labs/ changes no test.
+TEST_SKELETONS := $(BUILD)/skeletons
+$(TEST_SKELETONS)/%: solutions/% scripts/make-skeleton
+	@mkdir -p $(@D)
+	scripts/make-skeleton $< > $@
+
+
+## make labs/*/ student files again from solutions/
+skeletons:
+	@for f in $(SKELETONS); do \
+	  mkdir -p "$$(dirname "$$f")" && scripts/make-skeleton "solutions/$${f#labs/}" > "$$f.tmp" && \
+	    mv "$$f.tmp" "$$f" && echo "wrote $$f" || exit 1; \
+	done
+
+# The committed skeletons must be what generation gives. Maintainers only: a checkout
+# without solutions/ (a student's copy) has nothing to compare and skips.
+## check that the committed skeletons are what solutions/ makes
+check-skeletons:
+	@if [ -z "$(SOLUTION_LABS)" ]; then echo "check-skeletons: no solutions/ here, skipped"; exit 0; fi; \
+	status=0; \
+	for f in $(SKELETONS); do \
+	  if ! scripts/make-skeleton "solutions/$${f#labs/}" | diff -u "$$f" - ; then \
+	    echo "check-skeletons: $$f differs from what solutions/$${f#labs/} generates: run make skeletons" >&2; status=1; \
+	  fi; \
+	done; \
+	[ $$status -eq 0 ] && echo "check-skeletons: $(words $(SKELETONS)) skeletons match their solutions"; exit $$status
+
+
+# One lab program, in any flavor: make program LAB=02 SRC=some/folder FLAVOR=cpu-asan
+# (flavors: $(FLAVORS)). Prints its path.
+## one lab program: make program LAB=02 SRC=folder FLAVOR=cpu-asan; prints its path
+program:
+	@[ -n "$(call lab_name,$(LAB))" ] || { echo "make program: LAB= must name a lab (labs: $(LABS))" >&2; exit 2; }
+	@$(MAKE) --no-print-directory $(call lab_program,$(call lab_name,$(LAB)),$(SRC),$(FLAVOR)) >&2
+	@echo $(call lab_program,$(call lab_name,$(LAB)),$(SRC),$(FLAVOR))
+# What those programs link besides the student's object, in each of PART_FLAVORS="cpu cpu-asan":
+# the grader builds these before it builds a student's file. Prints each flavor's program path.
+## what the grader builds before a student file (LAB=, SRC=, PART_FLAVORS=)
+program-parts:
+	@[ -n "$(call lab_name,$(LAB))" ] || { echo "make program-parts: LAB= must name a lab (labs: $(LABS))" >&2; exit 2; }
+	@$(MAKE) --no-print-directory $(foreach f,$(PART_FLAVORS),$(call lab_program_parts,$(call lab_name,$(LAB)),$(f))) >&2
+	@$(foreach f,$(PART_FLAVORS),echo $(call lab_program,$(call lab_name,$(LAB)),$(SRC),$(f));)
+
+
+# ---- every .cu file through nvcc (CI: the GPU build must at least compile here) ----
+
+# Left out: files meant not to compile (the grader's test of a compile error, the CPU
+# backend's compile-time rejections) and the CPU backend's tests of CPU-only behavior.
+ALL_CU := $(filter-out %/compile_error.cu tests/cpusim/compile_fail/% tests/cpusim/cpu_only/%,$(wildcard harness/*.cu \
+  labs/*/*.cu solutions/*/*.cu solutions/variants/*/*/*.cu tests/corpus/*/*.cu tests/corpus/*/*/*.cu tests/cpusim/*.cu \
+  tests/fixtures/*/*.cu))
+
+## compile every .cu file with nvcc and link every GPU program (no GPU needed)
+nvcc-all: $(patsubst %.cu,$(BUILD)/gpu/obj/%.o,$(ALL_CU)) \
+          $(foreach s,labs $(if $(SOLUTION_LABS),solutions),$(foreach l,$(LABS),$(call lab_program,$(l),$(s),gpu))) \
+          $(BUILD)/gpu/bin/ceilings $(BUILD)/gpu/bin/bench
+

@@ -1,0 +1,100 @@
+// The Makefile a student reads: `make help` lists every target from the comment above its rule,
+// a parse starts no process but the one question to the GPU's driver, and a checkout without
+// its optional folders (a student's copy has no solutions/ and no tests/corpus) still builds.
+#include <doctest/doctest.h>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "common/subprocess.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+const char* const kMakefiles[] = {"Makefile", "mk/config.mk", "mk/labs.mk", "mk/variants.mk", "mk/maintainer.mk",
+                                  "mk/tests.mk", "common/cpu/cpu.mk"};
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// The targets the makefile at PATH declares .PHONY.
+std::vector<std::string> phony_targets(const std::string& path) {
+  std::vector<std::string> names;
+  std::istringstream lines(read_file(path));
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind(".PHONY:", 0) != 0) continue;
+    std::istringstream words(line.substr(7));
+    for (std::string w; words >> w;) names.push_back(w);
+  }
+  return names;
+}
+
+}  // namespace
+
+TEST_CASE("make help lists every target, each with the comment above its rule") {
+  const lab::RunResult help = lab::run_command({"make", "-s", "--no-print-directory", "help"});
+  REQUIRE(help.exited(0));
+  size_t count = 0;
+  for (const char* makefile : kMakefiles) {
+    for (const std::string& target : phony_targets(makefile)) {
+      CAPTURE(makefile);
+      CAPTURE(target);
+      CHECK(std::regex_search(help.output, std::regex("\n  make " + target + " +[a-z]")));
+      ++count;
+    }
+  }
+  CHECK(count >= 20);
+  // The students' and instructors' targets come first, in the top-level Makefile.
+  for (const char* target : {"run", "grade", "status", "test", "bench", "doctor", "help"}) {
+    CHECK(help.output.find("make " + std::string(target) + " ") < help.output.find("From mk/"));
+  }
+}
+
+TEST_CASE("a parse of the Makefile starts no process but one question to the driver") {
+  // Every $(shell ...) is a process each time make reads the Makefile (each make run, each
+  // recursive make): only nvidia-smi's, for the backend and the architecture, is worth it.
+  size_t shells = 0;
+  for (const char* makefile : kMakefiles) {
+    std::istringstream lines(read_file(makefile));
+    for (std::string line; std::getline(lines, line);) {
+      if (line.find("$(shell") == std::string::npos || line.find('#') < line.find("$(shell")) continue;
+      CAPTURE(makefile);
+      CAPTURE(line);
+      CHECK(line.find("nvidia-smi") != std::string::npos);
+      ++shells;
+    }
+  }
+  CHECK(shells == 1);
+}
+
+TEST_CASE("a checkout without solutions/ or tests/corpus builds, tests' targets aside") {
+  const std::string copy = fs::temp_directory_path() / ("makefile-copy-" + std::to_string(getpid()));
+  fs::remove_all(copy);
+  fs::create_directories(copy);
+  REQUIRE(lab::run_command({"sh", "-c", "git ls-files -z --cached --others --exclude-standard | tar --null -T - -cf - | tar -C \"$1\" -xf -",
+                            "sh", copy}).exited(0));
+  fs::remove_all(copy + "/solutions");
+  fs::remove_all(copy + "/tests/corpus");
+  lab::RunOptions options;
+  options.cwd = copy;
+  for (const std::vector<std::string>& argv : std::vector<std::vector<std::string>>{
+           {"make", "-s", "help"}, {"make", "-n", "all", "BACKEND=cpu"}, {"make", "-n", "grade", "BACKEND=cpu"},
+           {"make", "-s", "check-skeletons"}, {"make", "-n", "run", "LAB=01", "BACKEND=cpu"}}) {
+    const lab::RunResult r = lab::run_command(argv, options);
+    CAPTURE(argv.back());
+    CAPTURE(r.output);
+    CHECK(r.exited(0));
+  }
+  fs::remove_all(copy);
+}
