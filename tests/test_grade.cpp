@@ -435,6 +435,33 @@ TEST_CASE("a student's program sees neither the solution nor its program, the hi
   CHECK(contains(open.run.output, "got 100"));
 }
 
+// A grader that is not root: nobody here, who may make a user namespace where this machine lets
+// unprivileged users (Debian and Ubuntu do by default).
+const bool kNoUserNamespace = geteuid() != 0 ||
+    !lab::run_command({"setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "unshare", "--user", "--map-root-user",
+                       "--mount", "--net", "true"}).exited(0);
+
+TEST_CASE("a grader that is not root fences student code in a user namespace" *
+          doctest::skip(lab_test::kNoCpuSolutions || kNoUserNamespace)) {
+  // The peek entry, graded by user nobody: its programs run as that user too, in namespaces of
+  // their own, and find neither the solution, the history, the solution's program nor another
+  // run's outputs. The grader's own folders are fresh ones in /tmp.
+  const std::string out = "/tmp/grade-not-root-" + std::to_string(getpid());
+  lab::RunOptions options;
+  options.timeout_s = 900;
+  options.env = {"PEEK_CHECKOUT=" + std::filesystem::current_path().string()};
+  const lab::RunResult r = lab::run_command({"setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "build/host/grade",
+                                             "--backend", "cpu", "--seed", "4242", "--src", "build/corpus/peek", "--lab", "01",
+                                             "--rubric", "tests/fixtures/rubric-fast.txt", "--out", out},
+                                            options);
+  CAPTURE(r.output);
+  REQUIRE(r.exited(0));
+  CHECK(contains(r.output, "(sandbox: each student process runs in a folder of its own; limits:"));
+  CHECK(contains(r.output, "no network; the checkout and the builds read-only)"));
+  CHECK(last_line(r.output) == "Score: 8/8");
+  lab::run_command({"rm", "-rf", out});
+}
+
 TEST_CASE("eight gradings at once from one checkout each get their own report" * doctest::skip(lab_test::kNoCpuSolutions)) {
   // Four copies of the solution and four of the skeleton, in folders of their own, graded at
   // once into the default report folders (build/grade/<run>/).

@@ -7,8 +7,9 @@
 //   1006  the checkout's history, which holds the solution (.git)
 //   1007  the solution's lab program, next to its own in the build folder (found from
 //         /proc/self/exe): run on the same inputs, it would compute the answer
-//   1008  another run's folder in the grader's scratch folder (the solution's outputs for the
-//         same inputs are in one)
+//   1008  what another run's folder in the grader's scratch folder holds (the solution's
+//         outputs for the same inputs are in one); its name alone, which a grader that is not
+//         root lets its own user list, gives nothing away
 #include <dirent.h>
 #include <unistd.h>
 
@@ -39,7 +40,13 @@ float first_call() {
     const std::string scratch = std::string(cwd).substr(0, std::string(cwd).rfind('/'));
     if (DIR* dir = opendir(scratch.c_str())) {
       for (dirent* e; (e = readdir(dir)) != nullptr;) {
-        if (std::string(e->d_name).rfind("correctness-solution-", 0) == 0) found = 1008.0f;
+        if (std::string(e->d_name).rfind("correctness-solution-", 0) != 0) continue;
+        if (DIR* run = opendir((scratch + "/" + e->d_name).c_str())) {
+          for (dirent* f; (f = readdir(run)) != nullptr;) {
+            if (f->d_name[0] != '.') found = 1008.0f;
+          }
+          closedir(run);
+        }
       }
       closedir(dir);
     }
