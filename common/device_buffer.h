@@ -1,4 +1,4 @@
-// Device memory that frees itself, and copies between host and device.
+// Device memory that frees itself, and an output with guard zones around it.
 #pragma once
 
 #include <algorithm>
@@ -33,18 +33,6 @@ class DeviceBuffer {
   size_t size() const { return count_; }
   size_t bytes() const { return count_ * sizeof(T); }
 
-  void upload(const T* host, size_t count) {
-    CUDA_CHECK(cudaMemcpy(data_, host, count * sizeof(T), cudaMemcpyHostToDevice));
-  }
-  void upload(const std::vector<T>& host) { upload(host.data(), host.size()); }
-  void download(T* host, size_t count) const {
-    CUDA_CHECK(cudaMemcpy(host, data_, count * sizeof(T), cudaMemcpyDeviceToHost));
-  }
-  std::vector<T> download() const {
-    std::vector<T> host(count_);
-    download(host.data(), count_);
-    return host;
-  }
   void fill_bytes(unsigned char byte) { CUDA_CHECK(cudaMemset(data_, byte, bytes())); }
 
  private:

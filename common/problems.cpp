@@ -113,7 +113,6 @@ size_t Case::output_count() const {
   return 0;
 }
 
-int Case::output_rows() const { return int(op == Op::kMatmul ? M : op == Op::kTranspose ? cols : 1); }
 int Case::output_cols() const { return int(op == Op::kMatmul ? N : op == Op::kTranspose ? rows : 1); }
 
 double Case::device_bytes() const {

@@ -38,8 +38,7 @@ struct Case {
   std::vector<std::string> input_names() const;  // {"A", "B"}
   std::vector<size_t> input_counts() const;   // elements of each input
   size_t output_count() const;                // elements of the output
-  int output_rows() const;                    // the output as a matrix, for reports
-  int output_cols() const;
+  int output_cols() const;                    // the output as a matrix: its row length
   double device_bytes() const;                // memory the inputs and output need
   size_t guard_floats() const;                // each of the output's guard zones: 256 of its rows
 

@@ -18,7 +18,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+using lab_test::contains;
 
 // Reads TEXT as a table; the error, or "" when it reads.
 std::string table_error(const std::string& text, std::vector<lab::LabEntry>* labs) {

@@ -22,7 +22,7 @@ namespace fs = std::filesystem;
 
 const bool kNoMountNamespace = !lab::run_command({"unshare", "--mount", "true"}).exited(0);
 
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+using lab_test::contains;
 
 // A grading run's folders, made afresh, as the grader makes them: a scratch folder that lists
 // nothing, a build folder in it, the private copy's folder in that, and the folder of its
