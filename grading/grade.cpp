@@ -207,16 +207,26 @@ int main(int argc, char** argv) {
   ctx.have_solutions = is_dir("solutions");
   ctx.have_compute_sanitizer = have_command("compute-sanitizer");
   ctx.have_ncu = have_command("ncu");
-  const std::string work = grade::make_private_dir("/tmp/grade-");
-  if (work.empty()) cannot_run("cannot make a scratch folder in /tmp");
+  // The scratch folder: in TMPDIR, else /tmp.
+  std::error_code ec;
+  const std::string tmp = std::filesystem::temp_directory_path(ec).string();
+  const std::string work = grade::make_private_dir((ec ? "/tmp" : tmp) + "/grade-");
+  if (work.empty()) cannot_run("cannot make a scratch folder in " + (ec ? "/tmp" : tmp));
   // Student processes reach the folders handed over to them inside it, and list nothing.
   chmod(work.c_str(), 0711);
   ctx.work_dir = work;
   ctx.build_dir = build_dir.empty() ? work + "/build" : build_dir;
-  lab::run_command({"mkdir", "-p", ctx.build_dir});
-  ctx.sandbox = grade::probe_sandbox(std::filesystem::current_path().string(),
-                                     std::filesystem::weakly_canonical(ctx.build_dir).string(),
-                                     std::filesystem::weakly_canonical(work).string(), !no_namespaces);
+  if (!std::filesystem::create_directories(ctx.build_dir, ec) && ec) {
+    cannot_run("cannot make the build folder " + ctx.build_dir + ": " + ec.message());
+  }
+  try {
+    ctx.sandbox = grade::probe_sandbox(std::filesystem::current_path().string(),
+                                       std::filesystem::weakly_canonical(ctx.build_dir).string(),
+                                       std::filesystem::weakly_canonical(work).string(), !no_namespaces);
+  } catch (const grade::CannotGrade& e) {
+    lab::run_command({"rm", "-rf", work});
+    cannot_run(e.what());
+  }
   ctx.include_roots = grade::system_include_roots();
   ctx.cxx_exports = grade::cxx_library_exports();
   if (ctx.cxx_exports.empty()) cannot_run("cannot read the names the C++ library exports (nm -D of g++'s libstdc++.so)");

@@ -6,6 +6,7 @@
 // grader's default: a fresh one.
 #include <doctest/doctest.h>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -597,11 +598,33 @@ TEST_CASE("a fault of the machine is 'could not grade' (exit 2), never the stude
   }
 }
 
+TEST_CASE("a root grader in a checkout that user nobody cannot read says so (exit 2)" *
+          doctest::skip(geteuid() != 0 || kNoMountNamespace)) {
+  // A checkout in a folder only root may enter (as under /root): nobody, who builds and runs
+  // student code for a root grader, could do neither, and no student may lose points for it.
+  const std::string home = std::filesystem::temp_directory_path() / ("root-only-" + std::to_string(getpid()));
+  const std::string copy = home + "/checkout";
+  std::filesystem::create_directories(copy + "/build");
+  chmod(home.c_str(), 0700);
+  REQUIRE(lab::run_command({"sh", "-c", "git ls-files -z --cached --others --exclude-standard | tar --null -T - -cf - | tar -C \"$1\" -xf - && "
+                                        "cp -a build/host \"$1/build/\"", "sh", copy}).exited(0));
+  lab::RunOptions options;
+  options.cwd = copy;
+  const lab::RunResult r = lab::run_command({"build/host/grade", "--backend", "cpu", "--src", "labs", "--lab", "01", "--out", home + "/out"}, options);
+  CAPTURE(r.output);
+  CHECK(r.exited(2));
+  CHECK(contains(r.output, "user nobody, who runs student code for a grader that is root, cannot read " + copy));
+  CHECK(contains(read_file(home + "/out/results.json"), "could not grade this submission: "));
+  std::filesystem::remove_all(home);
+}
+
 TEST_CASE("a full disk is 'could not grade' (exit 2), never the student's 0" *
           doctest::skip(lab_test::kNoCpuSolutions || kNoMountNamespace)) {
-  // The grader's scratch folder, in /tmp, on a disk of 2 MiB: the solution's build runs out of
-  // room before the student's starts.
-  const Graded g = grade_with_fault({"unshare", "--mount", "--", "sh", "-c", "mount -t tmpfs -o size=2m tmpfs /tmp && exec \"$@\"", "sh"},
+  // The grader's scratch folder (TMPDIR) on a disk of 2 MiB: the solution's build runs out of
+  // room before the student's starts. The disk is mounted, in a namespace of the grader's own,
+  // over a folder outside the checkout wherever that is (/mnt), which user nobody can read.
+  const Graded g = grade_with_fault({"unshare", "--mount", "--", "sh", "-c",
+                                     "mount -t tmpfs -o size=2m,mode=1777 tmpfs /mnt && TMPDIR=/mnt exec \"$@\"", "sh"},
                                     "solutions", "build/test/fault-disk");
   CAPTURE(g.run.output);
   CHECK(g.run.exited(2));
