@@ -1,7 +1,7 @@
 # The workbook's build: the targets a student and an instructor use. `make help` lists them,
 # from the comments above each (a line starting with ##); the maintainers' machinery is in mk/.
 #
-# Variables: LAB=01..05, SRC=labs|solutions|any folder with the labs' layout,
+# Variables: LAB=01 (a lab of labs.txt), SRC=labs|solutions|any folder with the labs' layout,
 # ARGS="--m 512 --n 512 --k 512", BACKEND=gpu|cpu (default: gpu when nvidia-smi sees one),
 # ARCH=sm_90 (default: the GPU's), DEBUG=1 (device debug info, a sync after every launch).
 
@@ -28,6 +28,7 @@ help:
 	  doc != "" && /^[a-z][a-z-]*:/ { if (FILENAME != last) { print (last == "" ? "" : "\n") title(FILENAME); last = FILENAME } \
 	    printf "  make %-16s %s\n", substr($$0, 1, index($$0, ":") - 1), doc } { doc = "" } \
 	  function title(f) { return f == "Makefile" ? "For students and instructors:" : "From " f ":" }' $(MAKEFILE_LIST)
+	@echo
 	@echo "Variables: LAB=01, SRC=folder, ARGS=\"--m 512\", BACKEND=gpu|cpu, ARCH=sm_90, DEBUG=1 (device debug info," \
 	  "a sync after every launch), SEED=, STRICT=1, RUBRIC=file (make grade)."
 
@@ -95,5 +96,6 @@ doctor:
 clean:
 	rm -rf $(BUILD)
 
-# The headers each object was built from (-MMD), found by make itself (no shell).
--include $(wildcard $(foreach d,* */* */*/* */*/*/* */*/*/*/*,$(BUILD)/$(d).d))
+# The headers each object was built from (-MMD), found by make itself (no shell): objects lie
+# at most six folders deep in a flavor's, the host's and the tests' build folders.
+-include $(wildcard $(foreach f,$(FLAVORS) host test,$(foreach d,* */* */*/* */*/*/* */*/*/*/* */*/*/*/*/*,$(BUILD)/$(f)/$(d).d)))

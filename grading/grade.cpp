@@ -66,14 +66,16 @@ std::string gpu_name() {
   return r.output.substr(0, r.output.find('\n'));
 }
 
-// The grader's own files, fingerprinted before any student code runs. Where namespaces are
-// missing (Sandbox), a student program could replace them for the next run: checked at the end.
+// The grader's own files, fingerprinted before any student code runs: its program, the rubric,
+// the table of labs and every makefile the builds read. Where namespaces are missing (Sandbox), a
+// student program could replace them for the next run: checked at the end.
 std::vector<std::pair<std::string, std::string>> trusted_files(const std::string& rubric_path) {
+  std::vector<std::string> paths = {std::filesystem::read_symlink("/proc/self/exe").string(), rubric_path, "labs.txt",
+                                    "Makefile", "common/cpu/cpu.mk", "scripts/list-rules"};
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator("mk", ec)) paths.push_back(entry.path().string());
   std::vector<std::pair<std::string, std::string>> files;
-  for (const std::string& path : {std::filesystem::read_symlink("/proc/self/exe").string(), rubric_path,
-                                  std::string("Makefile")}) {
-    files.push_back({path, grade::fingerprint(path)});
-  }
+  for (const std::string& path : paths) files.push_back({path, grade::fingerprint(path)});
   return files;
 }
 
@@ -156,7 +158,7 @@ int main(int argc, char** argv) {
   lab::Cli cli(argv[0], "Grades the labs of a source folder (the labs/ layout): build, correctness, safety,\n"
                         "technique, performance. Run from the repository root; `make grade` does.");
   cli.add_string("src", &src, "the folder to grade");
-  cli.add_string("lab", &lab_filter, "only this lab (01 .. 05)");
+  cli.add_string("lab", &lab_filter, "only this lab (01, or 01_matmul_naive: a lab of labs.txt)");
   cli.add_string("backend", &backend, "gpu or cpu (default: gpu when nvidia-smi sees one)");
   cli.add_int("seed", &seed, -1, INT64_MAX, "seed of the inputs (default: a new one each run)");
   cli.add_string("rubric", &rubric_path, "the rubric file");

@@ -1,4 +1,4 @@
-// The launchers the five labs implement: the contract between a student file, the lab
+// The launchers the labs implement (a lab of labs.txt each): the contract between a student file, the lab
 // program, the tests and the grader. Each takes device pointers to row-major float arrays,
 // launches on the default stream, and returns without synchronizing. Sizes of 0 have their
 // mathematical meaning: a matrix product with K = 0 is a matrix of zeros (an empty sum per

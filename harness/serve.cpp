@@ -121,6 +121,12 @@ int serve(const Launcher& launcher, const std::string& dir) {
       std::fprintf(stderr, "serve: bad case line '%s'\n", line.c_str());
       return kExitCannotRun;
     }
+    // The grader takes each lab's problem from labs.txt; the program knows it from its launcher.
+    if (sc.shape.op != launcher.op()) {
+      std::fprintf(stderr, "serve: case %d is a %s, but this lab's launcher computes a %s (labs.txt's problem column?)\n",
+                   sc.id, op_name(sc.shape.op), op_name(launcher.op()));
+      return kExitCannotRun;
+    }
     const std::string base = dir + "/" + std::to_string(sc.id);
     std::vector<std::vector<float>> inputs;
     const std::vector<size_t> counts = sc.shape.input_counts();

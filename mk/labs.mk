@@ -3,8 +3,17 @@
 # Makefile.
 
 # The labs, from their table (labs.txt): each row starts with a lab's folder, NN_stem, which
-# holds one student file, stem.cu. Read by make itself, without a shell.
-LABS := $(foreach w,$(file <labs.txt),$(if $(and $(filter 0% 1% 2% 3% 4% 5% 6% 7% 8% 9%,$(w)),$(findstring _,$(w))),$(w)))
+# holds one student file, stem.cu. Read by make itself, without a shell: each line becomes one
+# word (its blanks ^), and a line's first field is a lab when it starts with a digit, so that a
+# comment (# ...), even one that names a lab, names none.
+empty :=
+space := $(empty) $(empty)
+define newline
+
+
+endef
+lab_of_line = $(filter 0% 1% 2% 3% 4% 5% 6% 7% 8% 9%,$(firstword $(subst ^, ,$(1))))
+LABS := $(strip $(foreach l,$(subst $(newline),$(space),$(subst $(space),^,$(file <labs.txt))),$(call lab_of_line,$(l))))
 # 05_dot_reduction -> dot_reduction, dot_reduction.cu
 lab_stem = $(patsubst $(firstword $(subst _, ,$(1)))_%,%,$(1))
 lab_file = $(call lab_stem,$(1)).cu

@@ -14,7 +14,7 @@ $(TEST_SKELETONS)/%: solutions/% scripts/make-skeleton
 	scripts/make-skeleton $< > $@
 
 
-## make labs/*/ student files again from solutions/
+## write the labs/*/ student files again from solutions/
 skeletons:
 	@for f in $(SKELETONS); do \
 	  mkdir -p "$$(dirname "$$f")" && scripts/make-skeleton "solutions/$${f#labs/}" > "$$f.tmp" && \
@@ -44,6 +44,7 @@ program:
 	@echo $(call lab_program,$(call lab_name,$(LAB)),$(SRC),$(FLAVOR))
 # What those programs link besides the student's object, in each of PART_FLAVORS="cpu cpu-asan":
 # the grader builds these before it builds a student's file. Prints each flavor's program path.
+PART_FLAVORS ?= $(FLAVOR)
 ## what the grader builds before a student file (LAB=, SRC=, PART_FLAVORS=)
 program-parts:
 	@[ -n "$(call lab_name,$(LAB))" ] || { echo "make program-parts: LAB= must name a lab (labs: $(LABS))" >&2; exit 2; }

@@ -103,3 +103,17 @@ TEST_CASE("a sixth lab is a folder and its solution, a row, a launcher's declara
   CHECK(contains(r.output, "Score: 8/8"));
   fs::remove_all(copy);
 }
+
+TEST_CASE("a lab program refuses a case of another problem than its launcher's (a wrong row of labs.txt)" *
+          doctest::skip(lab_test::kNoCpuSolutions)) {
+  // The grader takes each lab's problem from the table; lab 01's program computes a matmul. A
+  // dot product handed to it, as a row saying `01_matmul_naive dot` would, is exit 2 with the
+  // reason, not a call through a launcher that is not there.
+  const std::string dir = "build/test/wrong-problem";
+  fs::create_directories(dir);
+  std::ofstream(dir + "/cases.txt") << "0 check dot 100 0 0 1 0 0 poison\n";
+  const lab::RunResult r = lab::run_command({lab_test::program("cpu", lab_test::kSolutions, "01_matmul_naive"), "--serve", dir});
+  CAPTURE(r.output);
+  CHECK(r.exited(2));
+  CHECK(contains(r.output, "case 0 is a dot, but this lab's launcher computes a matmul"));
+}

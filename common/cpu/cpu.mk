@@ -1,4 +1,4 @@
-# cpusim, the CPU backend: the top-level Makefile includes this after defining BUILD.
+# cpusim, the CPU backend: mk/config.mk includes this once BUILD is defined.
 #   cpusim-runtime   the runtime library in its five flavors (build/cpusim/<flavor>/libcpusim.a)
 #   cpusim-suite     the suite of small CUDA programs (tests/cpusim/) in $(BUILD)/cpu/cpusim-suite/
 #   cpusim-table     runs the suite and prints one line per program (compare: run-on-gpu.sh)
