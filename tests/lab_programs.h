@@ -39,6 +39,13 @@ inline lab::RunResult run(const std::string& program, const std::vector<std::str
   return lab::run_command(argv, options);
 }
 
+// Copies the checkout's files (tracked, and new ones git does not ignore; not its history or
+// builds) into DEST, an existing folder, for a test that changes or removes some of them.
+inline bool copy_checkout(const std::string& dest) {
+  return lab::run_command({"sh", "-c", "git ls-files -z --cached --others --exclude-standard | tar --null -T - -cf - | tar -C \"$1\" -xf -",
+                           "sh", dest}).exited(0);
+}
+
 inline bool contains(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
 }

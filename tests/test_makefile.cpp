@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "common/subprocess.h"
+#include "tests/lab_programs.h"
 
 namespace {
 
@@ -82,8 +83,7 @@ TEST_CASE("a checkout without solutions/ or tests/corpus builds, tests' targets 
   const std::string copy = fs::temp_directory_path() / ("makefile-copy-" + std::to_string(getpid()));
   fs::remove_all(copy);
   fs::create_directories(copy);
-  REQUIRE(lab::run_command({"sh", "-c", "git ls-files -z --cached --others --exclude-standard | tar --null -T - -cf - | tar -C \"$1\" -xf -",
-                            "sh", copy}).exited(0));
+  REQUIRE(lab_test::copy_checkout(copy));
   fs::remove_all(copy + "/solutions");
   fs::remove_all(copy + "/tests/corpus");
   lab::RunOptions options;
