@@ -5,6 +5,7 @@
 #include <glob.h>
 
 #include <cstdlib>
+#include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -38,6 +39,17 @@ inline lab::RunResult run(const std::string& program, const std::vector<std::str
   options.timeout_s = timeout_s;
   return lab::run_command(argv, options);
 }
+
+// The whole of a file, or "" when it cannot be read.
+inline std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// Whether this user may make a mount namespace, which the sandbox's tests need.
+inline const bool kNoMountNamespace = !lab::run_command({"unshare", "--mount", "true"}).exited(0);
 
 // Copies the checkout's files (tracked, and new ones git does not ignore; not its history or
 // builds) into DEST, an existing folder, for a test that changes or removes some of them.

@@ -31,10 +31,7 @@ struct Graded {
   std::string results_json;
 };
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
+using lab_test::read_file;
 
 Graded run_grader(const std::vector<std::string>& args, bool fresh_build = false, const std::string& out = "build/grade-tests/out",
              const std::vector<std::string>& env = {}) {
@@ -542,7 +539,7 @@ TEST_CASE("the grader's own failures exit 2 with a message") {
 }
 
 // Whether this machine lets the tests make a mount namespace (to put a tiny disk under /tmp).
-const bool kNoMountNamespace = !lab::run_command({"unshare", "--mount", "true"}).exited(0);
+using lab_test::kNoMountNamespace;
 
 // Runs the grader on SUBMISSION lab 01 under PREFIX (a command that sets up a fault), into OUT
 // over an earlier run's report, and returns the run and the results.json it left.

@@ -22,12 +22,7 @@ namespace fs = std::filesystem;
 const char* const kMakefiles[] = {"Makefile", "mk/config.mk", "mk/labs.mk", "mk/variants.mk", "mk/maintainer.mk",
                                   "mk/tests.mk", "common/cpu/cpu.mk"};
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+using lab_test::read_file;
 
 // The targets the makefile at PATH declares .PHONY.
 std::vector<std::string> phony_targets(const std::string& path) {

@@ -20,7 +20,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const bool kNoMountNamespace = !lab::run_command({"unshare", "--mount", "true"}).exited(0);
+using lab_test::kNoMountNamespace;
 
 using lab_test::contains;
 

@@ -9,15 +9,11 @@
 #include <unistd.h>
 
 #include "common/subprocess.h"
+#include "tests/lab_programs.h"
 
 namespace {
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+using lab_test::read_file;
 
 lab::RunResult make_skeleton(const std::string& path) { return lab::run_command({"scripts/make-skeleton", path}); }
 
