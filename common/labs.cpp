@@ -59,11 +59,4 @@ const std::vector<LabEntry>& labs() {
   return table;
 }
 
-const LabEntry* find_lab(const std::vector<LabEntry>& labs, const std::string& name) {
-  for (const LabEntry& e : labs) {
-    if (name == e.number || name == e.folder) return &e;
-  }
-  return nullptr;
-}
-
 }  // namespace lab

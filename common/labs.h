@@ -15,6 +15,7 @@ struct LabEntry {
   std::string stem;    // "dot_reduction": the student's file is stem.cu, its launcher stem()
   Op op = Op::kMatmul;
   std::string file() const { return stem + ".cu"; }
+  bool named(const std::string& name) const { return name == number || name == folder; }
 };
 
 // Reads the table at PATH. False, with "PATH:LINE: what" in *error, when it cannot be read or
@@ -25,7 +26,14 @@ bool read_labs(const std::string& path, std::vector<LabEntry>* labs, std::string
 // it cannot be read (the programs that use this run from the checkout's root).
 const std::vector<LabEntry>& labs();
 
-// The entry of lab "05" or "05_dot_reduction"; nullptr when there is none.
-const LabEntry* find_lab(const std::vector<LabEntry>& labs, const std::string& name);
+// The entry of lab "05" or "05_dot_reduction" in LABS (of LabEntry, or of a type that holds
+// one, such as a lab's rubric); nullptr when there is none.
+template <class Entry>
+const Entry* find_lab(const std::vector<Entry>& labs, const std::string& name) {
+  for (const Entry& e : labs) {
+    if (e.named(name)) return &e;
+  }
+  return nullptr;
+}
 
 }  // namespace lab

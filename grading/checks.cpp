@@ -18,12 +18,14 @@
 #include "grading/submission.h"
 #include "grading/utf8.h"
 #include "common/protocol.h"
+#include "common/text.h"
 
 namespace grade {
 
-namespace {
+using text::contains;
+using text::joined;
 
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+namespace {
 
 std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
 
@@ -37,24 +39,14 @@ std::vector<std::string> report_lines(const std::string& output, const std::stri
     for (const std::string& m : markers) wanted |= contains(line, m);
     if (wanted) picked.push_back(line);
   }
-  return quote_output([&] {
-    std::string joined;
-    for (const std::string& l : picked) joined += l + "\n";
-    return joined;
-  }(), max_lines);
-}
-
-std::string joined(const std::vector<std::string>& lines) {
-  std::string text;
-  for (const std::string& line : lines) text += line + "\n";
-  return text;
+  return quote_output(joined(picked), max_lines);
 }
 
 std::string object_of(const std::string& program, const LabRubric& lab) {
   std::string obj = program;
   const size_t bin = obj.rfind("/bin/");
   obj.replace(bin, 5, "/obj/");
-  return obj + "/" + lab.file.substr(0, lab.file.size() - 3) + ".o";
+  return obj + "/" + lab.stem + ".o";
 }
 
 // One make of the checkout's Makefile, with this machine's cores; the paths it prints are its
@@ -81,7 +73,7 @@ std::vector<std::string> last_lines(const std::string& output, size_t n) {
 // Builds one lab program, from folder SRC in FLAVOR, into *PROGRAM (with *LOG what make said).
 bool make_program(const Context& ctx, const std::string& src, const LabRubric& lab, const std::string& flavor,
                   Program* program, std::string* log, const std::vector<std::string>* own = nullptr) {
-  const lab::RunResult r = run_make(ctx, {"program", "LAB=" + lab.lab, "SRC=" + src, "FLAVOR=" + flavor}, own);
+  const lab::RunResult r = run_make(ctx, {"program", "LAB=" + lab.folder, "SRC=" + src, "FLAVOR=" + flavor}, own);
   *log = r.output;
   if (!r.exited(0)) return false;
   const std::string path = last_lines(r.output, 1).front();
@@ -99,9 +91,9 @@ std::vector<std::string> make_program_parts(const Context& ctx, const std::strin
                                             const std::vector<std::string>& flavors) {
   std::string list;
   for (const std::string& f : flavors) list += (list.empty() ? "" : " ") + f;
-  const lab::RunResult r = run_make(ctx, {"program-parts", "LAB=" + lab.lab, "SRC=" + src, "PART_FLAVORS=" + list});
+  const lab::RunResult r = run_make(ctx, {"program-parts", "LAB=" + lab.folder, "SRC=" + src, "PART_FLAVORS=" + list});
   if (!r.exited(0)) {
-    throw CannotGrade("the harness of lab " + lab.lab + " does not build here; make said:\n" + joined(quote_output(r.output, 15)));
+    throw CannotGrade("the harness of lab " + lab.folder + " does not build here; make said:\n" + joined(quote_output(r.output, 15)));
   }
   std::vector<std::string> paths = last_lines(r.output, flavors.size());
   for (std::string& path : paths) path = std::filesystem::absolute(path).string();
@@ -238,21 +230,21 @@ std::vector<std::string> quote_output(const std::string& text, size_t max_lines)
 CheckResult check_build(const Context& ctx, const LabRubric& lab, LabPrograms* programs) {
   const auto start = Clock::now();
   CheckResult c("build", Status::kFail, lab.points_build);
-  const std::string file = ctx.src + "/" + lab.lab + "/" + lab.file;
+  const std::string file = ctx.src + "/" + lab.folder + "/" + lab.file();
   auto done = [&](Status s) {
     c.status = s;
     c.points = s == Status::kPass ? c.max_points : 0;
     c.seconds = seconds_since(start);
     return c;
   };
-  if (const std::string why = not_a_plain_file(ctx.src + "/" + lab.lab, file); !why.empty()) {
+  if (const std::string why = not_a_plain_file(ctx.src + "/" + lab.folder, file); !why.empty()) {
     c.details.push_back(why);
     return done(Status::kFail);
   }
   // The builds read a private copy of the one file (grading/submission.h), in a folder named
   // after the submission's path so that a reused build folder keeps one per submission.
   const std::string copies = ctx.build_dir + "/submission/" + std::to_string(std::hash<std::string>{}(ctx.src));
-  const std::string copy = copies + "/" + lab.lab + "/" + lab.file;
+  const std::string copy = copies + "/" + lab.folder + "/" + lab.file();
   std::string error;
   if (!copy_if_changed(file, copy, &error)) throw CannotGrade(error);
   const std::string public_dir = ctx.build_dir + "/public";
@@ -265,10 +257,10 @@ CheckResult check_build(const Context& ctx, const LabRubric& lab, LabPrograms* p
   // The solution's program first, when this checkout has it: its times set the time limits,
   // on a GPU its speed is the performance target, and a build of it that fails (a full disk,
   // a broken toolkit) is this machine's failure, which must not pass for the student's.
-  if (ctx.have_solutions && exists("solutions/" + lab.lab + "/" + lab.file)) {
+  if (ctx.have_solutions && exists("solutions/" + lab.folder + "/" + lab.file())) {
     std::string log;
     if (!make_program(ctx, "solutions", lab, ctx.backend, &programs->solution, &log)) {
-      throw CannotGrade("the solution of lab " + lab.lab + " does not build here; make said:\n" + joined(quote_output(log, 15)));
+      throw CannotGrade("the solution of lab " + lab.folder + " does not build here; make said:\n" + joined(quote_output(log, 15)));
     }
     programs->solution.solution = true;
   }
@@ -325,7 +317,7 @@ CheckResult check_build(const Context& ctx, const LabRubric& lab, LabPrograms* p
     if (b.refused) return done(Status::kFail);
     const std::string& log = b.log;
     // An empty or cut-off file compiles, and then the link cannot find the launcher.
-    const std::string launcher = lab.file.substr(0, lab.file.rfind('.'));
+    const std::string launcher = lab.stem;
     if (contains(log, "undefined reference to `" + launcher + "(")) {
       c.details.push_back(file + " does not define " + launcher +
                           "(...), the launcher the lab program calls (its declaration: harness/launchers.h)");
@@ -336,7 +328,7 @@ CheckResult check_build(const Context& ctx, const LabRubric& lab, LabPrograms* p
                           ") and the compilers' own, nothing else");
     }
     c.details.push_back("the compiler says:");
-    const std::vector<std::string> lines = report_lines(log, lab.file, {"error", "Error", "out of memory"}, 20);
+    const std::vector<std::string> lines = report_lines(log, lab.file(), {"error", "Error", "out of memory"}, 20);
     const std::vector<std::string> shown = lines.empty() ? quote_output(log, 20) : lines;
     c.details.insert(c.details.end(), shown.begin(), shown.end());
     return done(Status::kFail);
@@ -505,7 +497,7 @@ CheckResult check_safety(const Context& ctx, const LabRubric& lab, const LabProg
         fail("the program could not run: " + first_line(r.output), {});
       } else if (r.exited(99)) {
         fail(std::string("compute-sanitizer --tool ") + tool + " on " + lab.safety_shape.describe() + " found:",
-             report_lines(r.output, lab.file, {"=========     at", "========= Error", "========= Invalid", "========= Barrier", "Race reported"}));
+             report_lines(r.output, lab.file(), {"=========     at", "========= Error", "========= Invalid", "========= Barrier", "Race reported"}));
       } else if (!r.exited(0)) {
         fail(std::string("under compute-sanitizer --tool ") + tool + " the program " + r.describe() + ":", quote_output(r.output, 10));
       }
@@ -556,7 +548,7 @@ CheckResult check_safety(const Context& ctx, const LabRubric& lab, const LabProg
       } else if ((hung = r.timed_out)) {
         fail("the " + tool + " build on " + lab.safety_shape.describe() + " " + r.describe() + ":", quote_output(r.output, 4));
       } else if (contains(r.output, tool) || !r.exited(0)) {
-        fail(tool + " on " + lab.safety_shape.describe() + " found:", report_lines(r.output, lab.file, markers));
+        fail(tool + " on " + lab.safety_shape.describe() + " found:", report_lines(r.output, lab.file(), markers));
       } else if (const CaseVerdict v = evaluate(ctx, cases, 0); !v.pass) {
         fail("the " + tool + " build did not compute a correct result: " + v.describe(lab.safety_shape), {});
       }

@@ -91,9 +91,9 @@ std::vector<grade::LabResult> grade_labs(const grade::Context& ctx, const std::v
 
   for (size_t i = 0; i < labs.size(); ++i) {
     const grade::LabRubric& l = *labs[i];
-    grade::LabResult result{l.lab, l.file, {}};
-    std::printf("== lab %s %s: %s/%s/%s\n", l.lab.substr(0, 2).c_str(), l.lab.substr(3).c_str(), ctx.src.c_str(),
-                l.lab.c_str(), l.file.c_str());
+    grade::LabResult result{l.folder, l.file(), {}};
+    std::printf("== lab %s %s: %s/%s/%s\n", l.number.c_str(), l.stem.c_str(), ctx.src.c_str(), l.folder.c_str(),
+                l.file().c_str());
     auto record = [&](grade::CheckResult c) {
       grade::print_check(c);
       result.checks.push_back(std::move(c));
@@ -136,7 +136,7 @@ std::vector<grade::LabResult> grade_labs(const grade::Context& ctx, const std::v
       waived.details.push_back("waived on the CPU backend: its times say nothing about a GPU");
       record(waived);
     }
-    std::printf("lab %s: %s/%s\n", l.lab.substr(0, 2).c_str(), grade::points_text(result.points()).c_str(),
+    std::printf("lab %s: %s/%s\n", l.number.c_str(), grade::points_text(result.points()).c_str(),
                 grade::points_text(result.max_points()).c_str());
     results.push_back(result);
   }

@@ -4,15 +4,11 @@
 #include <fstream>
 #include <sstream>
 
+#include "common/text.h"
+
 namespace grade {
 
 namespace {
-
-std::string trim(const std::string& s) {
-  const size_t first = s.find_first_not_of(" \t\r");
-  if (first == std::string::npos) return "";
-  return s.substr(first, s.find_last_not_of(" \t\r") - first + 1);
-}
 
 bool parse_number(const std::string& text, double* value) {
   char* end = nullptr;
@@ -22,12 +18,6 @@ bool parse_number(const std::string& text, double* value) {
 
 }  // namespace
 
-const LabRubric* Rubric::find(const std::string& name) const {
-  for (const LabRubric& l : labs) {
-    if (l.lab == name || l.lab.compare(0, name.size() + 1, name + "_") == 0) return &l;
-  }
-  return nullptr;
-}
 
 bool parse_shape(lab::Op op, const std::string& text_in, lab::Case* c) {
   // "1025@1": the shape 1025 with its arrays one float past an aligned address.
@@ -72,7 +62,7 @@ bool read_rubric(const std::string& path, const std::vector<lab::LabEntry>& labs
   };
   for (std::string line; std::getline(in, line);) {
     ++number;
-    line = trim(line.substr(0, line.find('#')));
+    line = text::trim(line.substr(0, line.find('#')));
     if (line.empty()) continue;
     if (line.front() == '[') {
       if (line.back() != ']') return fail("a section is written [NN_name]");
@@ -81,14 +71,12 @@ bool read_rubric(const std::string& path, const std::vector<lab::LabEntry>& labs
       if (known == nullptr || known->folder != name) return fail("no lab named '" + name + "' in labs.txt");
       rubric->labs.emplace_back();
       current = &rubric->labs.back();
-      current->lab = known->folder;
-      current->file = known->file();
-      current->op = known->op;
+      static_cast<lab::LabEntry&>(*current) = *known;
       continue;
     }
     const size_t eq = line.find('=');
     if (eq == std::string::npos) return fail("expected 'key = value'");
-    const std::string key = trim(line.substr(0, eq)), value = trim(line.substr(eq + 1));
+    const std::string key = text::trim(line.substr(0, eq)), value = text::trim(line.substr(eq + 1));
     double number_value = 0;
     const bool numeric = parse_number(value, &number_value);
     if (current == nullptr) {
@@ -145,14 +133,14 @@ bool read_rubric(const std::string& path, const std::vector<lab::LabEntry>& labs
     }
   }
   for (LabRubric& l : rubric->labs) {
-    if (l.shapes.empty()) return fail(l.lab + " has no shapes");
+    if (l.shapes.empty()) return fail(l.folder + " has no shapes");
     if (l.main_shapes.empty()) {
       for (size_t i = 0; i < l.shapes.size(); ++i) {
         if (!l.shapes[i].empty()) l.main_shapes.push_back(i);
       }
     }
     if (l.safety_shape.empty() || l.technique_shape.empty() || l.performance_shape.empty()) {
-      return fail(l.lab + " needs safety_shape, technique_shape and performance_shape");
+      return fail(l.folder + " needs safety_shape, technique_shape and performance_shape");
     }
   }
   return true;

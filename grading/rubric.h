@@ -10,10 +10,8 @@
 
 namespace grade {
 
-struct LabRubric {
-  std::string lab;   // "03_matmul_register"
-  std::string file;  // "matmul_register.cu"
-  lab::Op op = lab::Op::kMatmul;
+// A lab's row of labs.txt (its folder, file and problem), and how it is graded.
+struct LabRubric : lab::LabEntry {
   double points_build = 0, points_correctness = 0, points_safety = 0, points_technique = 0, points_performance = 0;
   std::vector<lab::Case> shapes;      // the correctness shapes, the same on every backend
   std::vector<size_t> main_shapes;    // indices into shapes: the ones safety, technique and
@@ -27,7 +25,7 @@ struct LabRubric {
 struct Rubric {
   double timeout_build = 600, timeout_run = 300;
   std::vector<LabRubric> labs;
-  const LabRubric* find(const std::string& lab) const;  // by "03" or "03_matmul_register"
+  const LabRubric* find(const std::string& lab) const { return lab::find_lab(labs, lab); }  // "03" or "03_matmul_register"
 };
 
 // Reads a rubric file, whose sections name labs of LABS (labs.txt). On an error returns false

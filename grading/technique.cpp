@@ -43,7 +43,7 @@ std::vector<std::string> csv_cells(const std::string& line) {
 std::string how_to_count(const Context& ctx, const LabRubric& lab) {
   std::string args;
   for (const std::string& a : lab.technique_shape.size_args()) args += " " + a;
-  const std::string program = "$(make -s program LAB=" + lab.lab.substr(0, 2) + " SRC=" + ctx.src;
+  const std::string program = "$(make -s program LAB=" + lab.number + " SRC=" + ctx.src;
   if (ctx.backend == "cpu") {
     return "the counts per launch (docs/cpu-backend.md): CPUSIM_LAUNCH_LOG=/dev/stdout " + program +
            " FLAVOR=cpu-count) --no-time --quiet" + args;

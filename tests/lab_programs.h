@@ -13,6 +13,7 @@
 #include <doctest/doctest.h>
 
 #include "common/subprocess.h"
+#include "common/text.h"
 
 namespace lab_test {
 
@@ -58,9 +59,7 @@ inline bool copy_checkout(const std::string& dest) {
                            "sh", dest}).exited(0);
 }
 
-inline bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
+using text::contains;
 
 // A problem size, as the lab program's arguments.
 struct Shape {

@@ -73,11 +73,7 @@ BenchReport sample() {
 
 using lab_test::contains;
 
-int count(const std::string& text, const std::string& part) {
-  int n = 0;
-  for (size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++n;
-  return n;
-}
+using text::count_of;
 
 // The width of the chart's bar whose tooltip starts with `name`.
 double bar_width(const std::string& svg, const std::string& name) {
@@ -142,7 +138,7 @@ TEST_CASE("the Markdown page: the conditions, the chart, one table row per imple
   CHECK(contains(md, "|  | cuBLAS SGEMM (fp32) (ceiling) | 2.000 | 1.950-2.050 | 1.07 TFLOP/s | 100.0% |"));
   CHECK(contains(md, "| dot n=268435456 | 05 dot_reduction | 1.000 | 0.975-1.025 | 2.15 TB/s | 110.0% |"));
   CHECK(contains(md, "|  | device-to-device copy (ceiling) | 1.100 |"));
-  CHECK(count(md, "\n| ") == 7 + 8);  // the conditions (a header, 6 rows), the table (a header, 7 rows)
+  CHECK(count_of(md, "\n| ") == 7 + 8);  // the conditions (a header, 6 rows), the table (a header, 7 rows)
   // Why each row was not timed, below the table.
   CHECK(contains(md, "- matmul M=1024 N=1024 K=1024, 02 matmul_tiled: wrong result, not timed (exit 1: check    FAIL: 7 of"));
   CHECK(contains(md, "- dot n=268435456, CUB <reduce> & co: did not run, not timed (killed by SIGSEGV)"));
@@ -154,9 +150,9 @@ TEST_CASE("the chart: a bar per timed row, as long as its share; the others say 
   CHECK(svg.rfind("<svg xmlns=\"http://www.w3.org/2000/svg\"", 0) == 0);
   CHECK(contains(svg, "</svg>\n"));
   // One bar per timed row, colored by kind.
-  CHECK(count(svg, "<rect class=\"solution\"") == 2);
-  CHECK(count(svg, "<rect class=\"library\"") == 1);
-  CHECK(count(svg, "<rect class=\"ceiling\"") == 2);
+  CHECK(count_of(svg, "<rect class=\"solution\"") == 2);
+  CHECK(count_of(svg, "<rect class=\"library\"") == 1);
+  CHECK(count_of(svg, "<rect class=\"ceiling\"") == 2);
   // The longest bar is 110%: the axis goes to 125%, which the ceilings' 100% is 4/5 of.
   CHECK(contains(svg, ">125%</text>"));
   CHECK_FALSE(contains(svg, ">150%</text>"));
@@ -182,7 +178,7 @@ TEST_CASE("the chart: a bar per timed row, as long as its share; the others say 
     BenchReport r = sample();
     r.groups[0].rows[2].status = BenchRow::Status::kWrong;
     const std::string s = lab::format_svg(r);
-    CHECK(count(s, "<rect class=\"solution\"") == 1);
+    CHECK(count_of(s, "<rect class=\"solution\"") == 1);
     CHECK(contains(s, ">01 matmul_naive</text><text class=\"not-timed\""));
     CHECK(contains(s, "timed, but its ceiling was not: no share"));
   }

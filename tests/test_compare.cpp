@@ -11,6 +11,7 @@
 #include "common/compare.h"
 #include "common/fill.h"
 #include "common/reference.h"
+#include "common/text.h"
 
 namespace {
 
@@ -99,7 +100,6 @@ struct Problem {
   lab::CheckReport check(const std::vector<float>& C) const { return lab::check_matmul(C.data(), M, N, ref); }
 };
 
-bool mentions(const std::string& text, const char* part) { return text.find(part) != std::string::npos; }
 
 }  // namespace
 
@@ -155,7 +155,7 @@ TEST_CASE("a single wrong element fails, and is reported with its coordinates") 
   REQUIRE(r.first.size() == 1);
   CHECK(r.first[0].row == 20);
   CHECK(r.first[0].col == 30);
-  CHECK(mentions(lab::format_report(r), "at (20, 30)"));
+  CHECK(text::contains(lab::format_report(r), "at (20, 30)"));
 }
 
 TEST_CASE("unwritten elements fail and are named as such") {
@@ -165,7 +165,7 @@ TEST_CASE("unwritten elements fail and are named as such") {
     lab::fill_poison(C.data(), C.size());
     const lab::CheckReport r = p.check(C);
     CHECK(r.unwritten == r.checked);
-    CHECK(mentions(r.hint, "nothing was written"));
+    CHECK(text::contains(r.hint, "nothing was written"));
   }
   SUBCASE("the last rows and columns not written (grid too small)") {
     for (int i = 0; i < p.M; ++i) {
@@ -175,13 +175,13 @@ TEST_CASE("unwritten elements fail and are named as such") {
     }
     const lab::CheckReport r = p.check(C);
     CHECK_FALSE(r.pass());
-    CHECK(mentions(r.hint, "ceil_div"));
+    CHECK(text::contains(r.hint, "ceil_div"));
   }
   SUBCASE("one element not written") {
     lab::fill_poison(&C[5], 1);
     const lab::CheckReport r = p.check(C);
     CHECK(r.unwritten == 1);
-    CHECK(mentions(r.hint, "never written"));
+    CHECK(text::contains(r.hint, "never written"));
   }
 }
 
@@ -191,12 +191,12 @@ TEST_CASE("a product scaled by a constant is named as such, and at most 3 mismat
   for (float& x : C) x *= 2;
   const lab::CheckReport r = p.check(C);
   CHECK_FALSE(r.pass());
-  CHECK(mentions(r.hint, "every element is 2 times the expected value"));
+  CHECK(text::contains(r.hint, "every element is 2 times the expected value"));
   CHECK(r.first.size() == 3);
   // One wrong element is not a constant factor.
   std::vector<float> D = product(p.A, p.B, p.M, p.N, p.K, fp32_orders()[0].second);
   D[7] *= 2;
-  CHECK_FALSE(mentions(p.check(D).hint, "times the expected value"));
+  CHECK_FALSE(text::contains(p.check(D).hint, "times the expected value"));
 }
 
 TEST_CASE("a transposed product fails with a hint") {
@@ -208,7 +208,7 @@ TEST_CASE("a transposed product fails with a hint") {
   }
   const lab::CheckReport r = p.check(T);
   CHECK_FALSE(r.pass());
-  CHECK(mentions(r.hint, "transpose"));
+  CHECK(text::contains(r.hint, "transpose"));
 }
 
 TEST_CASE("wrong values only in the partial edge tiles are read as such") {
@@ -217,7 +217,7 @@ TEST_CASE("wrong values only in the partial edge tiles are read as such") {
   for (int j = 64; j < p.N; ++j) C[size_t(10) * p.N + j] += 1.0f;
   const lab::CheckReport r = p.check(C);
   CHECK_FALSE(r.pass());
-  CHECK(mentions(r.hint, "partial"));
+  CHECK(text::contains(r.hint, "partial"));
 }
 
 TEST_CASE("dot products: fp32 orders pass, fp16 arithmetic and a dropped term fail") {
@@ -257,7 +257,7 @@ TEST_CASE("transposes compare bit for bit") {
   SUBCASE("a copy instead of a transpose") {
     const lab::CheckReport r = lab::check_exact(in.data(), expected.data(), cols, rows, in.data());
     CHECK_FALSE(r.pass());
-    CHECK(mentions(r.hint, "copied, not transposed"));
+    CHECK(text::contains(r.hint, "copied, not transposed"));
   }
 }
 
@@ -271,7 +271,7 @@ TEST_CASE("an empty sum is exactly zero") {
   C[2] = 1e-30f;
   CHECK_FALSE(lab::check_matmul(C.data(), 2, 3, ref).pass());
   lab::fill_poison(C.data(), C.size());
-  CHECK(mentions(lab::check_matmul(C.data(), 2, 3, ref).hint, "nothing was written"));
+  CHECK(text::contains(lab::check_matmul(C.data(), 2, 3, ref).hint, "nothing was written"));
   const lab::DotReference empty = lab::dot_reference(nullptr, nullptr, 0);
   CHECK(lab::check_dot(0.0f, empty).pass());
   CHECK_FALSE(lab::check_dot(std::nanf(""), empty).pass());

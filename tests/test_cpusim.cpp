@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "common/subprocess.h"
+#include "common/text.h"
 
 namespace {
 
@@ -20,7 +21,7 @@ std::string suite_dir() {
   return std::string(dir && *dir ? dir : "build/cpu/cpusim-suite") + "/";
 }
 
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+using text::contains;
 
 // Runs a suite program. A ThreadSanitizer binary that cannot map its shadow memory on this
 // kernel (high-entropy ASLR) is run again without address randomization.

@@ -28,11 +28,7 @@ lab::RunResult make_skeleton_of(const std::string& text) {
   return r;
 }
 
-int count(const std::string& text, const std::string& part) {
-  int n = 0;
-  for (size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++n;
-  return n;
-}
+using text::count_of;
 
 }  // namespace
 
@@ -76,9 +72,9 @@ TEST_CASE("every solution makes a skeleton with one TODO(student) per task") {
     const std::string solution = read_file(path);
     const lab::RunResult r = make_skeleton(path);
     REQUIRE_MESSAGE(r.exited(0), r.output);
-    CHECK(count(solution, "// @task ") > 0);
-    CHECK(count(r.output, "TODO(student) ") == count(solution, "// @task "));
-    CHECK(count(r.output, "// @") == 0);
+    CHECK(count_of(solution, "// @task ") > 0);
+    CHECK(count_of(r.output, "TODO(student) ") == count_of(solution, "// @task "));
+    CHECK(count_of(r.output, "// @") == 0);
   }
   CHECK(solutions > 0);
 }

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <string>
 
+#include "common/text.h"
 #include "grading/technique.h"
 
 namespace {
@@ -29,11 +30,7 @@ grade::Traffic traffic(double load_bytes, double load_sectors, double store_byte
   return t;
 }
 
-std::string joined(const std::vector<std::string>& lines) {
-  std::string text;
-  for (const std::string& l : lines) text += l + "\n";
-  return text;
-}
+using text::joined;
 
 std::string write_temp(const std::string& name, const std::string& text) {
   const std::string path = "build/test/" + name;

@@ -1,0 +1,32 @@
+// The few string helpers the grader, the bench and the tests share, written once.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace text {
+
+inline bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+
+// How many times PART occurs in S, overlapping ones included.
+inline int count_of(const std::string& s, const std::string& part) {
+  int n = 0;
+  for (size_t at = s.find(part); at != std::string::npos; at = s.find(part, at + 1)) ++n;
+  return n;
+}
+
+// The lines, each ended by a newline.
+inline std::string joined(const std::vector<std::string>& lines) {
+  std::string all;
+  for (const std::string& line : lines) all += line + "\n";
+  return all;
+}
+
+// S without the blanks (spaces, tabs, carriage returns) at either end.
+inline std::string trim(const std::string& s) {
+  const size_t first = s.find_first_not_of(" \t\r");
+  if (first == std::string::npos) return "";
+  return s.substr(first, s.find_last_not_of(" \t\r") - first + 1);
+}
+
+}  // namespace text
