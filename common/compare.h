@@ -9,7 +9,7 @@
 // stays below 5·u·Σ|a·b|. We accept up to kBoundFactor·u·Σ|a·b| per element, and for K <= 16
 // that is also the worst case, so no correct fp32 kernel fails. fp16, bf16 or TF32 precision
 // gives errors of hundreds to thousands of u·Σ|a·b| at the workbook's sizes and fails.
-// tests/test_compare.cpp measures both claims. A transpose moves values without arithmetic:
+// tests/common/test_compare.cpp measures both claims. A transpose moves values without arithmetic:
 // it must be bit-exact.
 #pragma once
 

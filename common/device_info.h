@@ -8,7 +8,7 @@ namespace lab {
 
 struct DeviceInfo {
   std::string name;
-  bool cpu_backend = false;  // the CPU backend (common/cpu), not a GPU: timings mean little
+  bool cpu_backend = false;  // the CPU backend (cpu), not a GPU: timings mean little
   int sm_count = 0;
   int cc_major = 0, cc_minor = 0;
   size_t memory_bytes = 0;   // total device memory

@@ -114,7 +114,7 @@ std::string check_samples(const Case& c, std::vector<std::vector<float>>& inputs
         }
         // The bound of common/compare.h holds for inputs like the others; a large product
         // rounds every addition after it into a large partial sum, which adds an error
-        // growing like sqrt(n)·u·|product| (measured in tests/test_rep_check.cpp). Still far
+        // growing like sqrt(n)·u·|product| (measured in tests/common/test_rep_check.cpp). Still far
         // below the edits' own sum, which a result that missed them lacks.
         const double bound = error_bound(ref.magnitude) + kBoundFactor * std::sqrt(double(c.n)) * kUnitRoundoff * edited;
         if (!(std::fabs(got[s] - ref.value) <= bound)) wrong = describe_sample(p, got[s], ref.value);

@@ -1,7 +1,7 @@
 // What `make bench` measured, and the three ways it is shown: the table it prints, a Markdown
 // page (performance.md; docs/performance.md with BENCH_OUT=docs) and the SVG chart that page
 // shows (performance.svg). Host code without CUDA, so that the tests check all three, and the
-// run of a solution's lab program, on a machine without a GPU (tests/test_bench.cpp);
+// run of a solution's lab program, on a machine without a GPU (tests/harness/test_bench.cpp);
 // harness/bench.cpp fills it in on a GPU.
 #pragma once
 

@@ -6,11 +6,11 @@
 # What the tests run: the lab programs of the solutions and of fresh skeletons, on the CPU
 # backend and, when there is one, on the GPU. TEST_BACKENDS=gpu skips the CPU backend.
 TEST_BACKENDS ?= cpu $(if $(HAVE_GPU),gpu)
-TEST_BINS := $(patsubst tests/%.cpp,$(BUILD)/test/%,$(wildcard tests/test_*.cpp))
+TEST_BINS := $(patsubst tests/%.cpp,$(BUILD)/test/%,$(wildcard tests/*/test_*.cpp))
 TEST_BINS := $(if $(filter cpu,$(TEST_BACKENDS)),$(TEST_BINS),$(filter-out %/test_cpusim,$(TEST_BINS)))
 TEST_PROGRAMS := $(foreach f,$(TEST_BACKENDS),$(foreach s,solutions $(TEST_SKELETONS),\
                    $(foreach l,$(SOLUTION_LABS),$(call lab_program,$(l),$(s),$(f)))))
-# The wrong submissions the lab tests run themselves (tests/test_lab*.cpp, test_rep_check.cpp):
+# The wrong submissions the lab tests run themselves (tests/harness/test_lab*.cpp, test_rep_check.cpp):
 # plain builds, and a ThreadSanitizer build of the race between blocks (a plain run rarely loses
 # an update). The grader's tests grade the rest, and the grader builds what it grades.
 TESTED_CORPUS := no_store_guard_02 off_by_one_tiles_02 no_first_sync_02 no_second_sync_02 swapped_indices_04 \
@@ -25,9 +25,9 @@ $(BUILD)/test/%: tests/%.cpp $(BUILD)/test/doctest_main.o $(HOST_OBJS) | deps
 	@mkdir -p $(@D)
 	$(CXX) $(CXXFLAGS) -MMD -MP $< $(filter %.o,$^) -o $@
 # The bench's tests check its reports, which only it links; the technique's, the grader's rules.
-$(BUILD)/test/test_bench: $(BENCH_HOST_OBJS)
-$(BUILD)/test/test_technique $(BUILD)/test/test_sandbox: $(filter-out %/grade.o,$(GRADER_OBJS))
-$(BUILD)/test/test_utf8 $(BUILD)/test/test_grade: $(BUILD)/host/grading/utf8.o
+$(BUILD)/test/harness/test_bench: $(BENCH_HOST_OBJS)
+$(BUILD)/test/grading/test_technique $(BUILD)/test/grading/test_sandbox: $(filter-out %/grade.o,$(GRADER_OBJS))
+$(BUILD)/test/grading/test_utf8 $(BUILD)/test/grading/test_grade: $(BUILD)/host/grading/utf8.o
 
 # The grader's tests grade the solutions, fresh skeletons and the corpus of wrong submissions.
 GRADE_TEST_SOURCES := $(if $(SOLUTION_LABS),$(foreach l,$(SOLUTION_LABS),$(TEST_SKELETONS)/$(l)/$(call lab_file,$(l))) \

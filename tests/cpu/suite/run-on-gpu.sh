@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
-# Builds every program of the cpusim suite (tests/cpusim/suite.list) with nvcc and runs it on the
+# Builds every program of the cpusim suite (tests/cpu/suite/suite.list) with nvcc and runs it on the
 # GPU, each planted bug under the compute-sanitizer tool that finds it on a GPU (memcheck for
 # out-of-bounds accesses, racecheck for the shared-memory race, synccheck for barriers). Prints
 # one line per program, "label | exit status | output", the table that run-on-cpu.sh prints for
 # the CPU backend, and keeps each program's full output in build/gpu/cpusim-suite/outputs/.
 #
-#   tests/cpusim/run-on-gpu.sh [LOG]        LOG defaults to build/gpu/cpusim-suite/results.log
+#   tests/cpu/suite/run-on-gpu.sh [LOG]        LOG defaults to build/gpu/cpusim-suite/results.log
 #   Overridable: ARCH (default: the GPU's, e.g. sm_90) NVCC=nvcc COMPUTE_SANITIZER=compute-sanitizer TIMEOUT=300
 set -uo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../../.."
 out=build/gpu/cpusim-suite
 log="${1:-$out/results.log}"
 # The GPU's own architecture, as the Makefile picks it; sm_90 when nvidia-smi cannot say.
@@ -20,7 +20,7 @@ TIMEOUT="${TIMEOUT:-300}"
 mkdir -p "$out/outputs" "$(dirname "$log")"
 : > "$log"
 
-. tests/cpusim/suite-table.sh || exit 2
+. tests/cpu/suite/suite-table.sh || exit 2
 
 command -v "$NVCC" >/dev/null || { echo "run-on-gpu.sh: no nvcc (set NVCC=...)" >&2; exit 2; }
 echo "# cpusim suite on $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n1), $ARCH, $(date -u +%F)" | tee -a "$log"
@@ -28,10 +28,10 @@ echo "# cpusim suite on $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/d
 build() {
   local sources=() flags=() parts p
   IFS=+ read -ra parts <<< "$2"
-  for p in "${parts[@]}"; do sources+=("tests/cpusim/$p"); done
+  for p in "${parts[@]}"; do sources+=("tests/cpu/suite/$p"); done
   [ "$3" != - ] && IFS=, read -ra flags <<< "$3"
   rm -f "$out/$1"
-  "$NVCC" -std=c++17 -arch="$ARCH" -lineinfo -I tests/cpusim "${sources[@]}" "${flags[@]}" -o "$out/$1" \
+  "$NVCC" -std=c++17 -arch="$ARCH" -lineinfo -I tests/cpu/suite "${sources[@]}" "${flags[@]}" -o "$out/$1" \
     > "$out/outputs/$1.build.txt" 2>&1
   echo $? > "$out/outputs/$1.build.status"
 }
@@ -46,7 +46,7 @@ while read -r label source gpu nvcc_flags cpu cpu_env args; do
   queued[$name]=1
   while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do wait -n; done
   build "$name" "$source" "$nvcc_flags" &
-done < tests/cpusim/suite.list
+done < tests/cpu/suite/suite.list
 wait
 
 while read -r label source gpu nvcc_flags cpu cpu_env args; do
@@ -67,5 +67,5 @@ while read -r label source gpu nvcc_flags cpu cpu_env args; do
   mode="exit $status"
   [ "$gpu" != run ] && mode="$gpu: exit $status"
   row "$label" "$mode" "$(summarize < "$out/outputs/$label.txt")"
-done < tests/cpusim/suite.list
+done < tests/cpu/suite/suite.list
 echo "run-on-gpu.sh: table in $log, full outputs in $out/outputs/" >&2

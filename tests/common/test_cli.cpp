@@ -1,5 +1,5 @@
 // Lab programs' options: good input sets the variables, bad input is an error message (the
-// programs turn it into exit code 2; tests/test_lab01_matmul_naive.cpp checks that end).
+// programs turn it into exit code 2; tests/harness/test_lab01_matmul_naive.cpp checks that end).
 #include <doctest/doctest.h>
 
 #include <vector>

@@ -163,7 +163,7 @@ TEST_CASE("each wrong submission is caught by its check" * doctest::skip(lab_tes
       {"build/corpus/interpose", "01", "build", "defines getrandom, which another part of the lab program"},
       {"build/corpus/interpose_cxx", "01", "build", "defines std::random_device::_M_getval(), which another part"},
       // The assembler's .incbin of the solution: on a GPU the fenced build does not see it
-      // (tests/test_sandbox.cpp tries the fence with g++); the CPU backend refuses any asm.
+      // (tests/grading/test_sandbox.cpp tries the fence with g++); the CPU backend refuses any asm.
       {"build/corpus/incbin", "01", "build", "file not found|needs a GPU"},
   };
   for (const Wrong& w : corpus) {

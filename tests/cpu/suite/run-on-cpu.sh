@@ -1,27 +1,27 @@
 #!/usr/bin/env bash
 # The CPU backend's side of run-on-gpu.sh: runs the suite programs that `make cpusim-suite`
-# built (tests/cpusim/suite.list says which binary, environment and arguments) and compiles the
+# built (tests/cpu/suite/suite.list says which binary, environment and arguments) and compiles the
 # compile-time rejections with cpucc. One line per program, "label | exit status | output",
 # to compare line by line with the GPU's table. Full outputs go to build/cpu/cpusim-suite/outputs/.
 #
-#   tests/cpusim/run-on-cpu.sh [LOG]        LOG defaults to build/cpu/cpusim-suite/results.log
+#   tests/cpu/suite/run-on-cpu.sh [LOG]        LOG defaults to build/cpu/cpusim-suite/results.log
 #   CPUSIM_SUITE_DIR=build/cpu/cpusim-suite (where the programs are), TIMEOUT=300
 set -uo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../../.."
 suite="${CPUSIM_SUITE_DIR:-build/cpu/cpusim-suite}"
 log="${1:-$suite/results.log}"
 TIMEOUT="${TIMEOUT:-300}"
 mkdir -p "$suite/outputs" "$(dirname "$log")"
 : > "$log"
 
-. tests/cpusim/suite-table.sh || exit 2
+. tests/cpu/suite/suite-table.sh || exit 2
 
 echo "# cpusim suite on the CPU backend ($(nproc) cores), $(date -u +%F)" | tee -a "$log"
 while read -r label source gpu nvcc_flags cpu cpu_env args; do
   [[ -z "$label" || "$label" == \#* || "$cpu" == - ]] && continue
   output="$suite/outputs/$label.txt"
   if [ "$cpu" = cpucc ]; then
-    common/cpu/cpucc "tests/cpusim/$source" -o "$suite/outputs/$label.bin" > "$output" 2>&1
+    cpu/cpucc "tests/cpu/suite/$source" -o "$suite/outputs/$label.bin" > "$output" 2>&1
     status=$?
     rm -f "$suite/outputs/$label.bin"
     row "$label" "cpucc: exit $status" "$(summarize < "$output")"
@@ -44,5 +44,5 @@ while read -r label source gpu nvcc_flags cpu cpu_env args; do
     status=$?
   fi
   row "$label" "exit $status" "$(summarize < "$output")"
-done < tests/cpusim/suite.list
+done < tests/cpu/suite/suite.list
 echo "run-on-cpu.sh: table in $log, full outputs in $suite/outputs/" >&2
