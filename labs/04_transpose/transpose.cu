@@ -28,8 +28,12 @@ constexpr int kBlockRows = 8;   // threads per block: kTile × kBlockRows
 constexpr int kPad = 1;         // extra float per tile row: columns spread over all banks
 static_assert(kTile % 32 == 0, "a tile row is whole warps, so reads and writes are coalesced");
 static_assert(kTile % kBlockRows == 0, "each thread moves kTile / kBlockRows elements");
-// An SM holds at most 2048 threads; the kernel asks for registers that fit that many.
-constexpr int kBlocksPerSM = 2048 / (kTile * kBlockRows);  // 4
+// The blocks that fill a multiprocessor of 2048 threads, as on sm_70, sm_80 and sm_90 (the
+// H100). __launch_bounds__ needs the number at compile time, before any device can be asked;
+// where a multiprocessor holds fewer threads (1024 on sm_75, 1536 on sm_86 and sm_89) fewer
+// blocks fit, and the bound only keeps registers lower than they need to be.
+constexpr int kMaxThreadsPerSM = 2048;
+constexpr int kBlocksPerSM = kMaxThreadsPerSM / (kTile * kBlockRows);  // 4
 
 // ---- kernel ----
 

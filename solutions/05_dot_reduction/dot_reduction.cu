@@ -24,7 +24,6 @@
 
 constexpr int kThreads = 256;               // threads per block
 constexpr int kWarps = kThreads / 32;       // warps per block
-constexpr int kBlocksPerSM = 8;             // 8 × 256 threads: a full H100 multiprocessor
 constexpr unsigned kFullMask = 0xffffffffu; // every lane of a warp takes part
 static_assert(kThreads % 32 == 0 && kWarps <= 32, "whole warps, and one warp sums the warp sums");
 
@@ -46,7 +45,7 @@ __device__ __forceinline__ float warp_sum(float v) {
   // @end
 }
 
-// grid (min(ceil(n / (4·256)), 8 · SMs)), block (256); *result must be 0 before the launch.
+// grid (min(ceil(n / (4·256)), a full GPU's blocks)), block (256); *result must be 0 before the launch.
 // Thread t of the grid (stride S = gridDim.x · 256 threads) adds a[i]·b[i] for i = t, t + S,
 // ... in float4 steps when VEC (a and b 16-byte aligned), then the last n % 4 elements one
 // by one; the block's threads' sums are combined in the block, and the block's total is
@@ -108,14 +107,15 @@ __global__ void __launch_bounds__(kThreads)
 
 // ---- launcher ----
 
-// Enough blocks to fill every multiprocessor, asked of the device once.
+// As many blocks as the GPU holds at once (an H100: 132 multiprocessors × 2048 / 256 threads),
+// asked of the device once: more would only queue behind these.
 static int max_blocks() {
   static const int blocks = [] {
-    int device = 0;
-    cudaDeviceProp prop;
+    int device = 0, sms = 0, threads_per_sm = 0;
     CUDA_CHECK(cudaGetDevice(&device));
-    CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
-    return prop.multiProcessorCount * kBlocksPerSM;
+    CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    CUDA_CHECK(cudaDeviceGetAttribute(&threads_per_sm, cudaDevAttrMaxThreadsPerMultiProcessor, device));
+    return sms * std::max(1, threads_per_sm / kThreads);
   }();
   return blocks;
 }
