@@ -58,7 +58,7 @@ grade: deps-backend $(GRADER)
 
 ## your progress from the last make grade, and the lab to do next
 status:
-	@scripts/status
+	@scripts/status $(LABS)
 
 # Runs every test binary, each with its own log, and ends with "N passed, N failed".
 ## the workbook's own tests (on the CPU backend, and the GPU if there is one)

@@ -54,16 +54,39 @@ TEST_CASE("the table of labs: a row is a folder NN_stem and a problem") {
   CHECK(contains(error, "cannot read build/test/no-such-table.txt"));
 }
 
-TEST_CASE("the Makefile reads the same labs from the table as the programs do") {
-  // A make of its own: not a job of the make that runs the tests.
+// The labs make reads from the table in folder DIR, as make status is handed them.
+std::string labs_of_make(const std::string& dir) {
   lab::RunOptions options;
-  options.env = {"MAKEFLAGS=", "MAKELEVEL="};
+  options.cwd = dir;
+  options.env = {"MAKEFLAGS=", "MAKELEVEL="};  // a make of its own, not a job of the tests' make
   const lab::RunResult r =
       lab::run_command({"make", "-s", "--no-print-directory", "--eval", "print-labs: ; @echo $(LABS)", "print-labs"}, options);
+  CAPTURE(r.output);
   REQUIRE(r.exited(0));
-  std::string expected;
-  for (const lab::LabEntry& e : lab::labs()) expected += (expected.empty() ? "" : " ") + e.folder;
-  CHECK(r.output == expected + "\n");
+  return r.output;
+}
+
+std::string folders(const std::vector<lab::LabEntry>& labs) {
+  std::string all;
+  for (const lab::LabEntry& e : labs) all += (all.empty() ? "" : " ") + e.folder;
+  return all + "\n";
+}
+
+TEST_CASE("the Makefile reads the same labs from the table as the programs do") {
+  CHECK(labs_of_make(".") == folders(lab::labs()));
+  // And from a table that tries both readers: comments that name labs, blanks and tabs, a
+  // comment at the end of a row. (make status is handed make's list; there is no third reader.)
+  const std::string copy = fs::temp_directory_path() / ("labs-table-" + std::to_string(getpid()));
+  fs::remove_all(copy);
+  fs::create_directories(copy);
+  REQUIRE(lab_test::copy_checkout(copy));
+  std::ofstream(copy + "/labs.txt") << "# 09_not_a_lab matmul\n\n  02_b\tmatmul   # 03_c dot\n\t01_a dot\n#01_x matmul\n";
+  std::vector<lab::LabEntry> labs;
+  std::string error;
+  REQUIRE_MESSAGE(lab::read_labs(copy + "/labs.txt", &labs, &error), error);
+  CHECK(folders(labs) == "02_b 01_a\n");
+  CHECK(labs_of_make(copy) == folders(labs));
+  fs::remove_all(copy);
 }
 
 TEST_CASE("a sixth lab is a folder and its solution, a row, a launcher's declaration and a rubric entry" *
