@@ -82,10 +82,16 @@ $(foreach f,$(FLAVORS),$(foreach l,$(LABS),$(eval $(call lab_main_rule,$(l),$(f)
 # A lab program: the lab's main, the student file from one source folder, the library. The
 # student's object comes last, so that where both define the same inline function or template
 # instance, the linker keeps the harness's (the grader refuses any other shared name).
+# The student's file is compiled from a copy beside its object, as the grader compiles a copy of
+# its own: a header put beside the file is found by neither `make run` nor `make grade`, so the
+# two agree. The #line keeps messages, sanitizer reports and line info naming the student's file.
 # $(1) lab, $(2) source folder, $(3) flavor
 define lab_program_rules
-$(BUILD)/$(3)/obj/$(call src_tag,$(2))/$(1)/$(call lab_stem,$(1)).o: $(2)/$(1)/$(call lab_file,$(1)) $(PUBLIC_HEADERS) \
-    $(DEPS_$(3))
+$(BUILD)/$(3)/obj/$(call src_tag,$(2))/$(1)/$(call lab_file,$(1)): $(2)/$(1)/$(call lab_file,$(1))
+	@mkdir -p $$(@D)
+	@{ printf '#line 1 "%s"\n' '$$<' && cat '$$<'; } > $$@
+$(BUILD)/$(3)/obj/$(call src_tag,$(2))/$(1)/$(call lab_stem,$(1)).o: $(BUILD)/$(3)/obj/$(call src_tag,$(2))/$(1)/$(call lab_file,$(1)) \
+    $(PUBLIC_HEADERS) $(DEPS_$(3))
 	@mkdir -p $$(@D)
 	$(STUDENT_CU_$(3)) -c $$< -o $$@
 $(call lab_program,$(1),$(2),$(3)): $(call lab_program_parts,$(1),$(3)) \
