@@ -300,8 +300,10 @@ CheckResult check_build(const Context& ctx, const LabRubric& lab, LabPrograms* p
       b.ok = false;
       return b;
     }
-    const std::string object = program->object;
-    const std::string foreign = foreign_include(object.substr(0, object.size() - 2) + ".d", copy, roots);
+    // make compiles a copy of the file beside the object (stem.cu, mk/labs.mk), and says in
+    // stem.d what that compile read.
+    const std::string stem = program->object.substr(0, program->object.size() - 2);
+    const std::string foreign = foreign_include(stem + ".d", stem + ".cu", roots);
     if (foreign.empty()) return b;
     c.details.push_back("the build read a file that is none of the lab's headers (" + public_headers_text(public_dir) +
                         ") nor a system header:");
