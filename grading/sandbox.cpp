@@ -78,10 +78,13 @@ std::vector<std::string> hidden_from(const Sandbox& s, const std::vector<std::st
 }
 
 // ARGV inside the fences: limits (DATA_MIB the data limit, 0 for none), then namespaces, then
-// the capabilities dropped. HIDDEN: folders under empty ones. A BUILD writes into the build
-// folder; student programs write only into the folders handed over to them.
+// the capabilities dropped. HIDDEN: folders under empty ones. WRITABLE: the folders of the build
+// folder that a build may write (its own objects and program); everything else of the build
+// folder, and the checkout, is read-only, so that a build folder kept between runs holds
+// nothing a student's build wrote but that build's own output. Student programs write only into
+// the folders handed over to them, outside both.
 std::vector<std::string> fenced(const Sandbox& s, const std::vector<std::string>& argv, double timeout_s,
-                                long data_mib, bool build, const std::vector<std::string>& hidden) {
+                                long data_mib, const std::vector<std::string>& writable, const std::vector<std::string>& hidden) {
   std::vector<std::string> command;
   if (s.limits) {
     const long mib = 1024L * 1024L;
@@ -103,8 +106,8 @@ std::vector<std::string> fenced(const Sandbox& s, const std::vector<std::string>
   drop.insert(drop.end(), {"--bounding-set=-all", "--inh-caps=-all", "--no-new-privs", "--"});
   if (s.namespaces) {
     // A mount and network namespace of its own (and a user namespace, for a user who is not
-    // root): the checkout bound onto itself read-only, the build folder too or, for a build,
-    // writable, and what student code must not see under an empty folder.
+    // root): the checkout and the build folder bound onto themselves read-only, the writable
+    // folders bound again writable, and what student code must not see under an empty folder.
     command.insert(command.end(), {"unshare", "--net", "--mount"});
     if (!s.as_student) command.insert(command.end(), {"--user", "--map-root-user"});
     // The working folder is entered again once the mounts are made: a folder the process is in
@@ -112,11 +115,14 @@ std::vector<std::string> fenced(const Sandbox& s, const std::vector<std::string>
     // relative path).
     command.insert(command.end(), {"--", "sh", "-c",
                                    "here=$(pwd -P) && "
-                                   "mount --bind \"$1\" \"$1\" && mount -o remount,bind,ro \"$1\" && "
-                                   "mount --bind \"$2\" \"$2\" && mount -o remount,bind,\"$3\" \"$2\" || exit 126; "
-                                   "shift 3; n=$1; shift; while [ \"$n\" -gt 0 ]; do mount -t tmpfs -o size=4k,mode=0555 hidden \"$1\" || "
+                                   "for d in \"$1\" \"$2\"; do mount --bind \"$d\" \"$d\" && mount -o remount,bind,ro \"$d\" || exit 126; done; "
+                                   "shift 2; n=$1; shift; while [ \"$n\" -gt 0 ]; do mount --bind \"$1\" \"$1\" && "
+                                   "mount -o remount,bind,rw \"$1\" || exit 126; shift; n=$((n - 1)); done; "
+                                   "n=$1; shift; while [ \"$n\" -gt 0 ]; do mount -t tmpfs -o size=4k,mode=0555 hidden \"$1\" || "
                                    "exit 126; shift; n=$((n - 1)); done; cd \"$here\" || exit 126; exec \"$@\"",
-                                   "sh", s.checkout, s.build_dir, build ? "rw" : "ro", std::to_string(hidden.size())});
+                                   "sh", s.checkout, s.build_dir, std::to_string(writable.size())});
+    command.insert(command.end(), writable.begin(), writable.end());
+    command.push_back(std::to_string(hidden.size()));
     command.insert(command.end(), hidden.begin(), hidden.end());
   }
   if (s.namespaces || s.as_student) command.insert(command.end(), drop.begin(), drop.end());
@@ -129,13 +135,13 @@ std::vector<std::string> fenced(const Sandbox& s, const std::vector<std::string>
 std::vector<std::string> Sandbox::wrap(const std::vector<std::string>& argv, double timeout_s, bool sanitized,
                                        const std::vector<std::string>& own) const {
   const std::vector<std::string> hidden = own.empty() || !namespaces ? std::vector<std::string>{} : hidden_from(*this, own, false);
-  return fenced(*this, argv, timeout_s, sanitized ? 0 : kMemoryLimitMiB, false, hidden);
+  return fenced(*this, argv, timeout_s, sanitized ? 0 : kMemoryLimitMiB, {}, hidden);
 }
 
 std::vector<std::string> Sandbox::wrap_build(const std::vector<std::string>& argv, double timeout_s,
                                              const std::vector<std::string>& own) const {
   const std::vector<std::string> hidden = namespaces ? hidden_from(*this, own, true) : std::vector<std::string>{};
-  return fenced(*this, argv, timeout_s, kBuildMemoryLimitMiB, true, hidden);
+  return fenced(*this, argv, timeout_s, kBuildMemoryLimitMiB, own, hidden);
 }
 
 void Sandbox::hand_over(const std::string& dir) const {

@@ -49,10 +49,10 @@ struct Sandbox {
                                 const std::vector<std::string>& own = {}) const;
 
   // The command that builds a student's file (ARGV: a make, a compiler) inside the same fences,
-  // with a compiler's memory limit: its build folder writable, the rest of the checkout
+  // with a compiler's memory limit: the folders OWN writable (the private copy's folder, and the
+  // folders of the object and program it makes), the checkout and the rest of the build folder
   // read-only, and hidden as from a student's program (an `asm(".incbin ...")` reads what the
-  // compiler can read) but for what the build links: the harness's objects and libraries. OWN:
-  // the private copy's folder, and the folders of the object and program it makes.
+  // compiler can read) but for what the build links: the harness's objects and libraries.
   std::vector<std::string> wrap_build(const std::vector<std::string>& argv, double timeout_s,
                                       const std::vector<std::string>& own) const;
 

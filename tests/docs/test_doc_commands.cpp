@@ -1,0 +1,156 @@
+// Every command the READMEs show a reader, run as the reader would type it, in a copy of the
+// checkout: the lines of ```sh blocks, and the `$ ` lines of ```console blocks (a command and
+// what it printed). A command that cannot run fails the test, whatever its doc says around it.
+//
+// What counts as working: exit status 0. A command that builds the student's own labs/ (no
+// SRC=, no VARIANT=) may also end in the lab program's or the grader's verdict "wrong" (exit 1,
+// which make reports as "Error 1"): a fresh checkout's labs are unsolved skeletons. A compile
+// error, a missing target, a missing file or a program that could not run (exit 2) never
+// counts. `make test` is not run: it is the command running this test.
+#include <doctest/doctest.h>
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "common/subprocess.h"
+#include "common/text.h"
+#include "tests/lab_programs.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct DocCommand {
+  std::string where;  // "labs/04_transpose/README.md:158"
+  std::string line;   // as typed, its comment included
+};
+
+// The documents a reader follows: the README, the guides and every lab's README.
+std::vector<std::string> documents() {
+  std::vector<std::string> docs = {"README.md"};
+  std::vector<std::string> more;
+  for (const auto& e : fs::directory_iterator("docs")) {
+    if (e.path().extension() == ".md") more.push_back(e.path().string());
+  }
+  for (const auto& e : fs::directory_iterator("labs")) {
+    if (fs::exists(e.path() / "README.md")) more.push_back((e.path() / "README.md").string());
+  }
+  std::sort(more.begin(), more.end());
+  docs.insert(docs.end(), more.begin(), more.end());
+  return docs;
+}
+
+// A line that would be typed at a shell: what the untagged blocks must not hold.
+bool looks_typed(const std::string& line) {
+  static const std::regex typed(R"(^(\$ )?([A-Z_]+=\S* )*(make|cpu/cpucc|nvcc|ncu|compute-sanitizer|\./\S+)( |$))");
+  return std::regex_search(line, typed);
+}
+
+// The commands of the documents, in order; a block that shows commands without saying so (no
+// `sh` or `console` tag) is reported in *untagged, since this test would not see its commands.
+std::vector<DocCommand> doc_commands(std::vector<std::string>* untagged) {
+  std::vector<DocCommand> commands;
+  for (const std::string& doc : documents()) {
+    std::ifstream in(doc);
+    std::string tag;
+    bool in_block = false;
+    int n = 0;
+    for (std::string line; std::getline(in, line);) {
+      ++n;
+      const std::string where = doc + ":" + std::to_string(n);
+      if (line.rfind("```", 0) == 0) {
+        in_block = !in_block;
+        tag = in_block ? text::trim(line.substr(3)) : "";
+        continue;
+      }
+      if (!in_block) continue;
+      const std::string body = text::trim(line);
+      if (tag == "sh" && !body.empty() && body[0] != '#') {
+        commands.push_back({where, body});
+      } else if (tag == "console" && line.rfind("$ ", 0) == 0) {
+        commands.push_back({where, line.substr(2)});
+      } else if (tag.empty() && looks_typed(line)) {
+        untagged->push_back(where + ": " + line);
+      }
+    }
+  }
+  return commands;
+}
+
+bool builds_student_labs(const std::string& line) {
+  return line.find("make ") != std::string::npos && !text::contains(line, "SRC=") && !text::contains(line, "VARIANT=");
+}
+
+// make's last word on a failed recipe: "Error 1" when the program it ran exited 1.
+bool ends_in_a_verdict(const std::string& output) {
+  static const std::regex last_error(R"(make: \*\*\* \[[^\]]*\] Error ([0-9]+)\s*$)");
+  std::smatch m;
+  return std::regex_search(output, m, last_error) && m[1] == "1";
+}
+
+bool needs_nvcc(const std::string& line) { return line.rfind("nvcc ", 0) == 0; }
+
+bool have_nvcc() { return lab::run_command({"sh", "-c", "command -v nvcc"}).exited(0); }
+
+// Runs the commands that PICK selects in a copy of the checkout (its files, and its builds so
+// that nothing is built twice), one after another as a reader would, and checks each.
+template <class Pick>
+void run_doc_commands(Pick pick) {
+  std::vector<std::string> untagged;
+  const std::vector<DocCommand> all = doc_commands(&untagged);
+  const std::string copy = fs::temp_directory_path() / ("doc-commands-" + std::to_string(getpid()));
+  fs::remove_all(copy);
+  fs::create_directories(copy + "/build");
+  REQUIRE(lab_test::copy_checkout(copy));
+  for (const char* made : {"host", "public", "cpusim", "cpu", "skeletons", "lists.mk"}) {
+    if (fs::exists(std::string("build/") + made)) {
+      REQUIRE(lab::run_command({"cp", "-a", std::string("build/") + made, copy + "/build/"}).exited(0));
+    }
+  }
+  lab::RunOptions options;
+  options.cwd = copy;
+  options.env = {"MAKEFLAGS=", "MAKELEVEL="};  // a reader's make, not a job of the tests' make
+  options.timeout_s = 900;
+  std::set<std::string> done;
+  int ran = 0;
+  for (const DocCommand& c : all) {
+    const std::string command = text::trim(c.line.substr(0, c.line.find(" #")));
+    if (!pick(command) || command == "make test" || !done.insert(command).second) continue;
+    ++ran;
+    const lab::RunResult r = lab::run_command({"sh", "-c", command}, options);
+    const bool works = r.exited(0) || (builds_student_labs(command) && ends_in_a_verdict(r.output));
+    INFO(c.where, ": ", command, "\n", r.output.size() > 3000 ? r.output.substr(r.output.size() - 3000) : r.output);
+    CHECK_MESSAGE(works, c.where, ": `", command, "` does not work");
+  }
+  MESSAGE(ran, " commands of the documents ran");
+  CHECK(ran > 0);
+  fs::remove_all(copy);
+}
+
+}  // namespace
+
+TEST_SUITE("docs") {
+
+TEST_CASE("every block of commands in the documents is tagged, so that this test sees it") {
+  std::vector<std::string> untagged;
+  const std::vector<DocCommand> commands = doc_commands(&untagged);
+  CHECK_MESSAGE(untagged.empty(), "blocks showing commands without an sh or console tag:\n", text::joined(untagged));
+  CHECK(commands.size() > 40);
+}
+
+TEST_CASE("the documents' commands work in a copy of the checkout" * doctest::skip(lab_test::kNoCpuSolutions)) {
+  run_doc_commands([](const std::string& command) { return !needs_nvcc(command); });
+}
+
+TEST_CASE("the documents' nvcc commands compile" * doctest::skip(!have_nvcc())) {
+  run_doc_commands(needs_nvcc);
+}
+
+}  // TEST_SUITE
