@@ -401,34 +401,14 @@ class rewriter {
 
   // kernel<<<config>>>(args) -> ::cpusim::launch(site, config, [&](auto&&... a) {...}(args))
   size_t launch(size_t i, const scope& here) {
-    // The kernel: identifier, maybe qualified, maybe with template arguments.
-    size_t name_end = i, j = i - 1, targs_open = 0;
-    if (src_.is(j, ">")) {
-      int depth = 0;
-      for (; j > 0; --j) {
-        if (src_.is(j, ">")) ++depth;
-        else if (src_.is(j, "<") && --depth == 0) break;
-      }
-      targs_open = j;
-      --j;
-    }
-    if (kind_at(j) != identifier) {
+    size_t targs_open = 0;
+    const size_t kernel = launched_identifier(i, targs_open);
+    if (kind_at(kernel) != identifier) {
       error(i, "cpusim cannot rewrite this kernel launch: write it as name<<<...>>>(...) or name<T><<<...>>>(...)");
       return i + 2;
     }
-    const size_t kernel = j;
-    size_t name_begin = j;
-    while (name_begin >= 2 && src_.is(name_begin - 1, "::") && src_.tokens[name_begin - 2].k == identifier)
-      name_begin -= 2;
-    if (name_begin >= 1 && src_.is(name_begin - 1, "::")) --name_begin;
-    // The configuration ends at ">>>" outside brackets; the arguments follow in parentheses.
-    size_t gt = i + 3;
-    for (; gt + 2 < src_.tokens.size(); ++gt) {
-      if (src_.is(gt, "(") || src_.is(gt, "[") || src_.is(gt, "{")) gt = match(gt);
-      else if (src_.is(gt, ">") && src_.adjacent(gt) && src_.is(gt + 1, ">") && src_.adjacent(gt + 1) && src_.is(gt + 2, ">"))
-        break;
-    }
-    const size_t open = gt + 3;
+    const size_t name_begin = qualified_begin(kernel);
+    const size_t gt = configuration_end(i), open = gt + 3;
     if (gt + 2 >= src_.tokens.size() || !src_.is(open, "(")) {
       error(i, "cpusim cannot rewrite this kernel launch: expected <<<...>>>(arguments)");
       return i + 2;
@@ -438,20 +418,8 @@ class rewriter {
       error(i, "launching a kernel from device code (dynamic parallelism) needs a GPU: the CPU backend (cpusim) cannot run it");
       return close;
     }
-    const std::string name = flat(name_begin, name_end);
-    std::string key = "::cpusim::kernel_key(" + name + ")";
-    auto info = kernels_.find(src_.str(kernel));
-    if (targs_open != 0) {
-      int args = 1;
-      for (size_t k = targs_open + 1; k + 1 < name_end; ++k) {
-        if (src_.is(k, "(") || src_.is(k, "[")) k = match(k);
-        else if (src_.is(k, "<")) k = match_angle(k);
-        else args += src_.is(k, ",");
-      }
-      if (info == kernels_.end() || info->second.ambiguous || args < info->second.required) key = "nullptr";
-    } else if (info != kernels_.end() && (info->second.is_template || info->second.ambiguous)) {
-      key = "nullptr";  // deduced template arguments: cpusim cannot name the instance
-    }
+    const std::string name = flat(name_begin, i);
+    const std::string key = names_instance(kernel, targs_open, i) ? "::cpusim::kernel_key(" + name + ")" : "nullptr";
     edits_.push_back({src_.tokens[name_begin].begin, src_.tokens[i + 2].end,
                       "::cpusim::launch(::cpusim::launch_site{\"" + name +
                           "\", __builtin_FILE(), __builtin_LINE(), " + key + "}, "});
@@ -462,8 +430,100 @@ class rewriter {
     return close;
   }
 
+  // The token before the "<<<" at `i` that should be the kernel's identifier, past its
+  // template arguments, whose "<" goes to `targs_open`.
+  size_t launched_identifier(size_t i, size_t& targs_open) const {
+    size_t j = i - 1;
+    if (src_.is(j, ">")) {
+      int depth = 0;
+      for (; j > 0; --j) {
+        if (src_.is(j, ">")) ++depth;
+        else if (src_.is(j, "<") && --depth == 0) break;
+      }
+      targs_open = j;
+      --j;
+    }
+    return j;
+  }
+
+  // The first token of the name that ends with the identifier at `last`: its qualification.
+  size_t qualified_begin(size_t last) const {
+    size_t begin = last;
+    while (begin >= 2 && src_.is(begin - 1, "::") && src_.tokens[begin - 2].k == identifier) begin -= 2;
+    if (begin >= 1 && src_.is(begin - 1, "::")) --begin;
+    return begin;
+  }
+
+  // The first ">" of the ">>>" outside brackets that ends the configuration opened at `i`.
+  size_t configuration_end(size_t i) const {
+    size_t gt = i + 3;
+    for (; gt + 2 < src_.tokens.size(); ++gt) {
+      if (src_.is(gt, "(") || src_.is(gt, "[") || src_.is(gt, "{")) gt = match(gt);
+      else if (src_.is(gt, ">") && src_.adjacent(gt) && src_.is(gt + 1, ">") && src_.adjacent(gt + 1) && src_.is(gt + 2, ">"))
+        break;
+    }
+    return gt;
+  }
+
+  // Whether the launched instance can be named for kernel_key: not when its template arguments
+  // are deduced or fewer than the template requires, nor when the kernel is ambiguous.
+  bool names_instance(size_t kernel, size_t targs_open, size_t name_end) const {
+    const auto info = kernels_.find(src_.str(kernel));
+    const bool known = info != kernels_.end();
+    if (targs_open == 0) return !known || !(info->second.is_template || info->second.ambiguous);
+    int args = 1;
+    for (size_t k = targs_open + 1; k + 1 < name_end; ++k) {
+      if (src_.is(k, "(") || src_.is(k, "[")) k = match(k);
+      else if (src_.is(k, "<")) k = match_angle(k);
+      else args += src_.is(k, ",");
+    }
+    return known && !info->second.ambiguous && args >= info->second.required;
+  }
+
+  // A __shared__ declaration taken apart.
+  struct shared_parts {
+    bool is_extern = false;
+    std::string align = "16";
+    std::string type;  // the first declarator's, which the others share
+    std::vector<std::vector<size_t>> declarators = std::vector<std::vector<size_t>>(1);
+  };
+
+  // One declarator's name, and the '*'s before it and the dimensions after it.
+  struct declarator_parts {
+    std::string stars, name, dims;
+  };
+
   // A declaration with __shared__ (at token i), from its start to its ';'.
   size_t shared_declaration(size_t i, const scope& here) {
+    const size_t first = declaration_begin(i), last = declaration_end(i);
+    if (!src_.tokens[i].user) return last;  // no __shared__ in system headers; leave them be
+    if (here.kind == scope::class_scope) {
+      error(i, "a __shared__ variable cannot be a class member");
+      return last;
+    }
+    shared_parts d;
+    if (!split_declaration(first, last, d)) return last;
+    if (!take_type(d)) {
+      error(i, "cpusim cannot rewrite this __shared__ declaration");
+      return last;
+    }
+    std::string text;
+    for (const std::vector<size_t>& tokens : d.declarators) {
+      const declarator_parts p = read_declarator(tokens);
+      if (p.name.empty()) {
+        error(i, "cpusim cannot rewrite this __shared__ declaration");
+        return last;
+      }
+      text += shared_definition(d, p, here.kind);
+    }
+    // This edit replaces the whole declaration, including edits already made inside it.
+    while (!edits_.empty() && edits_.back().begin >= src_.tokens[first].begin) edits_.pop_back();
+    edits_.push_back({src_.tokens[first].begin, src_.tokens[last].end, text});
+    return last;
+  }
+
+  // The first token of the declaration whose __shared__ is at `i`.
+  size_t declaration_begin(size_t i) const {
     size_t first = i;
     while (first > 0 && !src_.is(first - 1, ";") && !src_.is(first - 1, "{") && !src_.is(first - 1, "}") &&
            !src_.is(first - 1, ":") && src_.tokens[first - 1].k != directive) {
@@ -474,99 +534,96 @@ class rewriter {
       }
       --first;
     }
+    return first;
+  }
+
+  // The ';' that ends the declaration whose __shared__ is at `i`.
+  size_t declaration_end(size_t i) const {
     size_t last = i;
     while (last < src_.tokens.size() && !src_.is(last, ";")) {
       if (src_.is(last, "(") || src_.is(last, "[") || src_.is(last, "{")) last = match(last);
       ++last;
     }
-    if (!src_.tokens[i].user) return last;  // no __shared__ in system headers; leave them be
-    if (here.kind == scope::class_scope) {
-      error(i, "a __shared__ variable cannot be a class member");
-      return last;
-    }
-    // Specifiers out, alignment noted, declarators split at top-level commas.
-    bool is_extern = false;
-    std::string align = "16";
-    std::vector<std::vector<size_t>> declarators(1);
+    return last;
+  }
+
+  // Specifiers out, alignment noted, declarators split at top-level commas; false, after an
+  // error, for an initializer.
+  bool split_declaration(size_t first, size_t last, shared_parts& d) {
     int angle = 0;
     for (size_t j = first; j < last; ++j) {
       const std::string s = src_.str(j);
       if (s == "static" || s == "__shared__" || s == "__device__") continue;
       if (s == "extern") {
-        is_extern = true;
+        d.is_extern = true;
         continue;
       }
       if (s == "__attribute__" || s == "alignas") {  // __align__(n) arrives as __attribute__((aligned(n)))
         const size_t end = match(j + 1);
-        if (s == "alignas" && kind_at(j + 2) == number) align = src_.str(j + 2);
+        if (s == "alignas" && kind_at(j + 2) == number) d.align = src_.str(j + 2);
         for (size_t k = j + 1; k + 2 < end; ++k)
           if ((src_.is(k, "aligned") || src_.is(k, "__aligned__")) && src_.is(k + 1, "(") && kind_at(k + 2) == number)
-            align = src_.str(k + 2);
+            d.align = src_.str(k + 2);
         j = end;
         continue;
       }
       if (s == "(" || s == "[") {
         const size_t end = match(j);
-        for (size_t k = j; k <= end; ++k) declarators.back().push_back(k);
+        for (size_t k = j; k <= end; ++k) d.declarators.back().push_back(k);
         j = end;
         continue;
       }
       angle += (s == "<") - (s == ">");
       if (s == "," && angle == 0) {
-        declarators.emplace_back();
+        d.declarators.emplace_back();
         continue;
       }
       if (s == "=") {
         error(j, "a __shared__ variable cannot have an initializer");
-        return last;
+        return false;
       }
-      declarators.back().push_back(j);
+      d.declarators.back().push_back(j);
     }
-    // The first declarator carries the type: everything before its name (and its '*'s).
-    std::vector<size_t>& d0 = declarators[0];
+    return true;
+  }
+
+  // Moves the type out of the first declarator: everything before its name (and its '*'s).
+  bool take_type(shared_parts& d) const {
+    std::vector<size_t>& d0 = d.declarators[0];
     size_t name_at = d0.size();
     for (size_t k = 0; k < d0.size() && !src_.is(d0[k], "["); ++k)
       if (src_.tokens[d0[k]].k == identifier) name_at = k;
     size_t type_end = name_at;
     while (type_end > 0 && (src_.is(d0[type_end - 1], "*") || src_.is(d0[type_end - 1], "&"))) --type_end;
-    if (name_at == d0.size() || type_end == 0) {
-      error(i, "cpusim cannot rewrite this __shared__ declaration");
-      return last;
-    }
-    const std::string type = flat(d0[0], d0[type_end - 1] + 1);
+    if (name_at == d0.size() || type_end == 0) return false;
+    d.type = flat(d0[0], d0[type_end - 1] + 1);
     d0.erase(d0.begin(), d0.begin() + long(type_end));
+    return true;
+  }
 
-    std::string text;
-    for (const std::vector<size_t>& d : declarators) {
-      std::string stars, name, dims;
-      for (size_t k : d) {
-        const std::string s = src_.str(k);
-        if (name.empty() && (s == "*" || s == "&")) stars += s;
-        else if (name.empty() && src_.tokens[k].k == identifier) name = s;
-        else dims += s;
-      }
-      if (name.empty()) {
-        error(i, "cpusim cannot rewrite this __shared__ declaration");
-        return last;
-      }
-      const std::string site = "__builtin_FILE(), __builtin_LINE()";
-      if (is_extern && here.kind == scope::file_scope) {
-        text += "static thread_local " + type + stars + "* const& " + name + " = ::cpusim::dynamic_shared_ref<" + type +
-                stars + ">(); ";
-      } else if (is_extern) {
-        text += type + stars + "* const " + name + " = ::cpusim::dynamic_shared<" + type + stars + ">(); ";
-      } else if (here.kind == scope::file_scope) {
-        text += "static ::cpusim::file_shared<" + type + stars + dims + ", " + align + "> " + name + "{\"" + name +
-                "\", " + site + "}; ";
-      } else {
-        text += "static char cpusim_site_" + name + "; auto& " + name + " = ::cpusim::static_shared<" + type + stars +
-                dims + ", " + align + ">(&cpusim_site_" + name + ", \"" + name + "\", " + site + "); ";
-      }
+  declarator_parts read_declarator(const std::vector<size_t>& tokens) const {
+    declarator_parts p;
+    for (size_t k : tokens) {
+      const std::string s = src_.str(k);
+      if (p.name.empty() && (s == "*" || s == "&")) p.stars += s;
+      else if (p.name.empty() && src_.tokens[k].k == identifier) p.name = s;
+      else p.dims += s;
     }
-    // This edit replaces the whole declaration, including edits already made inside it.
-    while (!edits_.empty() && edits_.back().begin >= src_.tokens[first].begin) edits_.pop_back();
-    edits_.push_back({src_.tokens[first].begin, src_.tokens[last].end, text});
-    return last;
+    return p;
+  }
+
+  // What stands for one declarator: a reference to the block's copy of a static array, a
+  // pointer to the dynamic shared memory for an extern one.
+  static std::string shared_definition(const shared_parts& d, const declarator_parts& p, scope::kind_t where) {
+    const std::string type = d.type + p.stars, site = "__builtin_FILE(), __builtin_LINE()";
+    if (d.is_extern && where == scope::file_scope)
+      return "static thread_local " + type + "* const& " + p.name + " = ::cpusim::dynamic_shared_ref<" + type + ">(); ";
+    if (d.is_extern) return type + "* const " + p.name + " = ::cpusim::dynamic_shared<" + type + ">(); ";
+    if (where == scope::file_scope)
+      return "static ::cpusim::file_shared<" + type + p.dims + ", " + d.align + "> " + p.name + "{\"" + p.name +
+             "\", " + site + "}; ";
+    return "static char cpusim_site_" + p.name + "; auto& " + p.name + " = ::cpusim::static_shared<" + type + p.dims +
+           ", " + d.align + ">(&cpusim_site_" + p.name + ", \"" + p.name + "\", " + site + "); ";
   }
 
   source& src_;
