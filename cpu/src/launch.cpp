@@ -105,17 +105,19 @@ std::string configuration_problem(dim3 grid, dim3 block) {
   return "";
 }
 
-// `counts`: the count flavor's traffic fields (access_count.cpp), for a launch that ran.
-void log_launch(const launch_site& site, dim3 grid, dim3 block, size_t dynamic, size_t statics, cudaError_t status,
-                const std::string& counts = "") {
+// `statics` and `counts` (the count flavor's traffic fields, access_count.cpp): for a launch
+// that ran.
+void log_launch(const launch_state& launch, cudaError_t status, size_t statics = 0, const std::string& counts = "") {
   const char* path = config().launch_log;
   if (path == nullptr || *path == 0) return;
+  const launch_site& site = launch.site;
   std::string name = site.name;
   for (char& c : name)
     if (c == ' ') c = '_';  // one token per field
-  const std::string line = "kernel=" + name + " grid=" + dims(grid) + " block=" + dims(block) +
-                           " dynamic_smem=" + std::to_string(dynamic) + " static_smem=" + std::to_string(statics) +
-                           " site=" + where({site.file, site.line}) + " status=" + cudaGetErrorName(status) + counts + "\n";
+  const std::string line = "kernel=" + name + " grid=" + dims(launch.grid) + " block=" + dims(launch.block) +
+                           " dynamic_smem=" + std::to_string(launch.dynamic_bytes) + " static_smem=" +
+                           std::to_string(statics) + " site=" + where({site.file, site.line}) +
+                           " status=" + cudaGetErrorName(status) + counts + "\n";
   // One write to an O_APPEND file: lines of concurrent processes do not interleave.
   const int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
   if (fd < 0) return;
@@ -127,61 +129,54 @@ std::string launch_name(const launch_site& site) {
   return "launch of '" + std::string(site.name) + "' at " + where({site.file, site.line});
 }
 
-}  // namespace
+// After a fault every launch fails with its error, as on a GPU; said once per process.
+bool refused_after_fault(const launch_state& launch) {
+  const cudaError_t e = sticky_error();
+  if (e == cudaSuccess) return false;
+  static std::once_flag once;
+  std::call_once(once, [&] {
+    report(launch_name(launch.site) + " did not run: an earlier kernel failed (" + cudaGetErrorName(e) +
+           "); as on a GPU, every later CUDA call returns that error");
+  });
+  record_error(e);
+  log_launch(launch, e);
+  return true;
+}
 
-void launch_kernel(const launch_site& site, dim3 grid, dim3 block, size_t dynamic_smem, cudaStream_t,
-                   void (*invoke)(const void*), const void* body) {
-  int bad_index = -1;
-  const void* bad_pointer = nullptr;
-  const bool bad_argument = take_bad_argument(&bad_index, &bad_pointer);
-
-  if (cudaError_t e = sticky_error()) {
-    static std::once_flag once;
-    std::call_once(once, [&] {
-      report(launch_name(site) + " did not run: an earlier kernel failed (" + cudaGetErrorName(e) +
-             "); as on a GPU, every later CUDA call returns that error");
-    });
-    record_error(e);
-    log_launch(site, grid, block, dynamic_smem, 0, e);
-    return;
-  }
-  // CUDA 13 returns cudaErrorInvalidValue here, not cudaErrorInvalidConfiguration (measured on an
-  // H100: docs/results/cpusim-error-semantics-h100.log).
-  const std::string problem = configuration_problem(grid, block);
+// The configurations the driver refuses. CUDA 13 returns cudaErrorInvalidValue for them, not
+// cudaErrorInvalidConfiguration (measured on an H100: docs/results/cpusim-error-semantics-h100.log).
+bool refused_configuration(const launch_state& launch) {
+  const std::string problem = configuration_problem(launch.grid, launch.block);
   if (!problem.empty()) {
-    report(launch_name(site) + " failed: " + problem + " (cudaErrorInvalidValue)");
-    log_launch(site, grid, block, dynamic_smem, 0, record_error(cudaErrorInvalidValue));
-    return;
+    report(launch_name(launch.site) + " failed: " + problem + " (cudaErrorInvalidValue)");
+    log_launch(launch, record_error(cudaErrorInvalidValue));
+    return true;
   }
-  const size_t limit = dynamic_smem_limit(site.key);
-  if (dynamic_smem > limit) {
-    report(launch_name(site) + " failed: it asks for " + std::to_string(dynamic_smem) +
+  const size_t limit = dynamic_smem_limit(launch.site.key);
+  if (launch.dynamic_bytes > limit) {
+    report(launch_name(launch.site) + " failed: it asks for " + std::to_string(launch.dynamic_bytes) +
            " bytes of dynamic shared memory, more than the kernel's limit of " + std::to_string(limit) +
            " (cudaErrorInvalidValue).\n  Above 48 KB a kernel needs cudaFuncSetAttribute(kernel, "
            "cudaFuncAttributeMaxDynamicSharedMemorySize, bytes) first (at most 227 KB).");
-    log_launch(site, grid, block, dynamic_smem, 0, record_error(cudaErrorInvalidValue));
-    return;
+    log_launch(launch, record_error(cudaErrorInvalidValue));
+    return true;
   }
-  if (bad_argument) {
-    char text[160];
-    snprintf(text, sizeof text, "argument %d (%p) points to host memory, not to memory from cudaMalloc", bad_index + 1,
-             bad_pointer);
-    report("error: " + launch_name(site) + ": " + text +
-           ".\n  On a GPU the kernel would fault with an illegal address; the kernel did not run.");
-    set_sticky_error(cudaErrorIllegalAddress);  // a fault, not a launch error: the next synchronizing call reports it
-    log_launch(site, grid, block, dynamic_smem, 0, cudaErrorIllegalAddress);
-    return;
-  }
+  return false;
+}
 
-  launch_state launch;
-  launch.site = site;
-  launch.grid = grid;
-  launch.block = block;
-  launch.dynamic_bytes = dynamic_smem;
-  launch.invoke = invoke;
-  launch.body = body;
-  launch.nthreads = int(block.x * block.y * block.z);
-  launch.total_blocks = (unsigned long long)grid.x * grid.y * grid.z;
+// Argument `index` is a host pointer: on a GPU the kernel would fault, so it does not run.
+void fault_on_host_pointer(const launch_state& launch, int index, const void* pointer) {
+  char text[160];
+  snprintf(text, sizeof text, "argument %d (%p) points to host memory, not to memory from cudaMalloc", index + 1,
+           pointer);
+  report("error: " + launch_name(launch.site) + ": " + text +
+         ".\n  On a GPU the kernel would fault with an illegal address; the kernel did not run.");
+  set_sticky_error(cudaErrorIllegalAddress);  // a fault, not a launch error: the next synchronizing call reports it
+  log_launch(launch, cudaErrorIllegalAddress);
+}
+
+// The order of the blocks, as CPUSIM_SCHEDULE asks.
+void order_blocks(launch_state& launch) {
   switch (config().schedule) {
     case schedule_kind::forward: break;
     case schedule_kind::reverse:
@@ -198,26 +193,55 @@ void launch_kernel(const launch_site& site, dim3 grid, dim3 block, size_t dynami
       break;
     }
   }
+}
 
-  {
-    // One grid at a time: host threads that launch concurrently take turns (a valid order).
-    static std::mutex one_grid_at_a_time;
-    std::lock_guard<std::mutex> lock(one_grid_at_a_time);
-    watchdog_arm(&launch);
-    pool().run(launch);
-    watchdog_arm(nullptr);
-    san::acquire(&tsan_launch_done);
-  }
+// One grid at a time: host threads that launch concurrently take turns (a valid order).
+void run_grid(launch_state& launch) {
+  static std::mutex one_grid_at_a_time;
+  std::lock_guard<std::mutex> lock(one_grid_at_a_time);
+  watchdog_arm(&launch);
+  pool().run(launch);
+  watchdog_arm(nullptr);
+  san::acquire(&tsan_launch_done);
+}
 
-  // Too many resources is a launch error (cudaGetLastError reports it, nothing sticks); any other
-  // failure is a fault of the running kernel, which a GPU reports at the next call that
-  // synchronizes, not at cudaGetLastError right after the launch.
+// Too many resources is a launch error (cudaGetLastError reports it, nothing sticks); any other
+// failure is a fault of the running kernel, which a GPU reports at the next call that
+// synchronizes, not at cudaGetLastError right after the launch.
+void record_outcome(const launch_state& launch) {
   const cudaError_t status = cudaError_t(launch.error.load());
   if (status == cudaErrorLaunchOutOfResources)
     record_error(status);
   else if (status != cudaSuccess)
     set_sticky_error(status);
-  log_launch(site, grid, block, dynamic_smem, launch.static_shared_bytes.load(), status, access_counts(launch));
+  log_launch(launch, status, launch.static_shared_bytes.load(), access_counts(launch));
+}
+
+}  // namespace
+
+void launch_kernel(const launch_site& site, dim3 grid, dim3 block, size_t dynamic_smem, cudaStream_t,
+                   void (*invoke)(const void*), const void* body) {
+  int bad_index = -1;
+  const void* bad_pointer = nullptr;
+  const bool bad_argument = take_bad_argument(&bad_index, &bad_pointer);
+  launch_state launch;
+  launch.site = site;
+  launch.grid = grid;
+  launch.block = block;
+  launch.dynamic_bytes = dynamic_smem;
+  if (refused_after_fault(launch) || refused_configuration(launch)) return;
+  if (bad_argument) {
+    fault_on_host_pointer(launch, bad_index, bad_pointer);
+    return;
+  }
+
+  launch.invoke = invoke;
+  launch.body = body;
+  launch.nthreads = int(block.x * block.y * block.z);
+  launch.total_blocks = (unsigned long long)grid.x * grid.y * grid.z;
+  order_blocks(launch);
+  run_grid(launch);
+  record_outcome(launch);
 }
 
 }  // namespace cpusim::detail
