@@ -119,17 +119,10 @@ void order_round(block_context& b, std::vector<int>& round) {
   }
 }
 
-}  // namespace
-
-void yield_to_scheduler(thread_slot& t) {
-  san::leave_fiber(t, false, current_block->tsan_scheduler);
-  t.scheduler = std::move(t.scheduler).resume();
-  san::back_in_fiber(t);
-}
-
-void run_block(launch_state& launch, unsigned long long linear_index, worker& w) {
-  block_context& b = w.block;
-  const dim3 g = launch.grid, d = launch.block;
+// Makes `b` the launch's block number `linear_index`, and the one this OS thread runs: its
+// index, counters and seed, the CUDA built-in variables, its shared memory.
+void begin_block(block_context& b, launch_state& launch, unsigned long long linear_index, worker& w) {
+  const dim3 g = launch.grid;
   b.launch = &launch;
   b.linear_index = linear_index;
   b.index = uint3{unsigned(linear_index % g.x), unsigned(linear_index / g.x % g.y), unsigned(linear_index / g.x / g.y)};
@@ -154,11 +147,16 @@ void run_block(launch_state& launch, unsigned long long linear_index, worker& w)
 #endif
   }
   blockIdx = b.index;
-  blockDim = d;
+  blockDim = launch.block;
   gridDim = g;
   current_block = &b;
   w.arena.begin_block(b, launch.dynamic_bytes);
+}
 
+// A fiber for every thread of the block, none started yet; returns the first round: every
+// thread, in index order.
+std::vector<int> start_threads(block_context& b, worker& w) {
+  const dim3 d = b.launch->block;
   b.threads.resize(b.nthreads);
   std::vector<int> round(b.nthreads);
   for (int i = 0; i < b.nthreads; ++i) {
@@ -175,7 +173,11 @@ void run_block(launch_state& launch, unsigned long long linear_index, worker& w)
   // Fiber identities are reused across blocks, so their creation does not order them after this
   // block's setup: this release (acquired as each fiber starts) does.
   if (san::tsan) san::release(&b.tsan_sync[2]);
+  return round;
+}
 
+// Rounds until every thread has finished, one has faulted, or none can ever proceed.
+void run_rounds(block_context& b, std::vector<int>& round) {
   for (;;) {
     order_round(b, round);
     for (int i : round) {
@@ -198,7 +200,11 @@ void run_block(launch_state& launch, unsigned long long linear_index, worker& w)
     diagnose_deadlock(b);
     break;
   }
+}
 
+// What outlives the block: its fibers if it failed, its memory traffic, its static shared
+// memory in the launch's largest.
+void end_block(block_context& b, launch_state& launch, worker& w) {
   if (b.fault != cudaSuccess) abandon_fibers(b, w);
   count_block_accesses(launch);
   ++w.blocks_run;
@@ -206,6 +212,22 @@ void run_block(launch_state& launch, unsigned long long linear_index, worker& w)
   while (b.static_shared_bytes > seen && !launch.static_shared_bytes.compare_exchange_weak(seen, b.static_shared_bytes)) {
   }
   current_block = nullptr;
+}
+
+}  // namespace
+
+void yield_to_scheduler(thread_slot& t) {
+  san::leave_fiber(t, false, current_block->tsan_scheduler);
+  t.scheduler = std::move(t.scheduler).resume();
+  san::back_in_fiber(t);
+}
+
+void run_block(launch_state& launch, unsigned long long linear_index, worker& w) {
+  block_context& b = w.block;
+  begin_block(b, launch, linear_index, w);
+  std::vector<int> round = start_threads(b, w);
+  run_rounds(b, round);
+  end_block(b, launch, w);
 }
 
 }  // namespace cpusim::detail
