@@ -49,18 +49,12 @@ std::vector<char*> c_strings(std::vector<std::string>& strings) {
   return out;
 }
 
-}  // namespace
+using Clock = std::chrono::steady_clock;
 
-RunResult run_command(const std::vector<std::string>& argv_in, const RunOptions& options) {
-  using clock = std::chrono::steady_clock;
-  RunResult result;
-  int pipe_fds[2];
-  if (argv_in.empty() || pipe2(pipe_fds, O_CLOEXEC) != 0) {
-    result.spawn_failed = true;
-    result.output = "run_command: no command, or no pipe";
-    return result;
-  }
+double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
+// Starts argv with stdin from /dev/null and stdout and stderr into `out_fd`; 0 or an errno.
+int spawn(const std::vector<std::string>& argv_in, const RunOptions& options, int out_fd, pid_t* pid) {
   std::vector<std::string> argv = argv_in;
   std::vector<std::string> env = child_environment(options.env);
   std::vector<char*> c_argv = c_strings(argv);
@@ -69,8 +63,8 @@ RunResult run_command(const std::vector<std::string>& argv_in, const RunOptions&
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_adddup2(&actions, pipe_fds[1], STDOUT_FILENO);
-  posix_spawn_file_actions_adddup2(&actions, pipe_fds[1], STDERR_FILENO);
+  posix_spawn_file_actions_adddup2(&actions, out_fd, STDOUT_FILENO);
+  posix_spawn_file_actions_adddup2(&actions, out_fd, STDERR_FILENO);
   if (!options.cwd.empty()) posix_spawn_file_actions_addchdir_np(&actions, options.cwd.c_str());
   posix_spawnattr_t attr;
   posix_spawnattr_init(&attr);
@@ -78,11 +72,77 @@ RunResult run_command(const std::vector<std::string>& argv_in, const RunOptions&
   posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
   posix_spawnattr_setpgroup(&attr, 0);
 
-  const auto start = clock::now();
-  pid_t pid = -1;
-  int err = posix_spawnp(&pid, c_argv[0], &actions, &attr, c_argv.data(), c_env.data());
+  const int err = posix_spawnp(pid, c_argv[0], &actions, &attr, c_argv.data(), c_env.data());
   posix_spawn_file_actions_destroy(&actions);
   posix_spawnattr_destroy(&attr);
+  return err;
+}
+
+// Appends what `fd` has within `wait_ms` to `output`, keeping at most `max_output` bytes in
+// all; false when it had nothing.
+bool take_output(int fd, int wait_ms, size_t max_output, std::string& output) {
+  char buffer[65536];
+  pollfd pfd{fd, POLLIN, 0};
+  if (poll(&pfd, 1, wait_ms) <= 0) return false;
+  ssize_t n = read(fd, buffer, sizeof buffer);
+  if (n <= 0) return false;
+  size_t room = max_output - std::min(max_output, output.size());
+  output.append(buffer, std::min<size_t>(room, size_t(n)));
+  return true;
+}
+
+// Collects output from `fd` until the child exits (true, its status in `status`) or time runs
+// out. The pipe may close before the child exits, or stay open after it (a grandchild holds
+// it): neither ends the wait.
+bool wait_collecting(pid_t pid, int fd, Clock::time_point start, const RunOptions& options, RunResult& result,
+                     int& status) {
+  bool pipe_open = true;
+  for (;;) {
+    double elapsed = seconds_since(start);
+    if ((options.timeout_s > 0 && elapsed >= options.timeout_s) || (options.stop_early && options.stop_early())) {
+      result.timed_out = true;
+      return false;
+    }
+    int wait_ms = 50;
+    if (options.timeout_s > 0) wait_ms = std::min(wait_ms, int((options.timeout_s - elapsed) * 1000) + 1);
+    if (pipe_open) {
+      pollfd pfd{fd, POLLIN, 0};
+      if (poll(&pfd, 1, wait_ms) > 0) {
+        if (pfd.revents & POLLIN) take_output(fd, 0, options.max_output, result.output);
+        else pipe_open = false;  // every writer closed it
+      }
+    } else {
+      usleep(wait_ms * 1000);
+    }
+    if (waitpid(pid, &status, WNOHANG) == pid) return true;
+  }
+}
+
+// Kills the child's process group, drains the pipe of a child that exited, and reaps one that
+// had not.
+void reap(pid_t pid, int fd, bool reaped, size_t max_output, std::string& output, int& status) {
+  // The whole group first (leftovers of a finished command, or a hung one): a leftover that kept
+  // writing would keep the drain below going forever. What is already in the pipe stays there.
+  kill(-pid, SIGKILL);
+  while (reaped && take_output(fd, 0, max_output, output)) {}  // what was written just before the exit
+  if (!reaped) waitpid(pid, &status, 0);
+  close(fd);
+}
+
+}  // namespace
+
+RunResult run_command(const std::vector<std::string>& argv, const RunOptions& options) {
+  RunResult result;
+  int pipe_fds[2];
+  if (argv.empty() || pipe2(pipe_fds, O_CLOEXEC) != 0) {
+    result.spawn_failed = true;
+    result.output = "run_command: no command, or no pipe";
+    return result;
+  }
+
+  const auto start = Clock::now();
+  pid_t pid = -1;
+  const int err = spawn(argv, options, pipe_fds[1], &pid);
   close(pipe_fds[1]);
   if (err != 0) {
     close(pipe_fds[0]);
@@ -91,48 +151,10 @@ RunResult run_command(const std::vector<std::string>& argv_in, const RunOptions&
     return result;
   }
 
-  // Collect output until the child exits or time runs out. The pipe may close before the
-  // child exits, or stay open after it (a grandchild holds it): neither ends the wait.
-  char buffer[65536];
-  auto take_output = [&](int wait_ms) {
-    pollfd pfd{pipe_fds[0], POLLIN, 0};
-    if (poll(&pfd, 1, wait_ms) <= 0) return false;
-    ssize_t n = read(pipe_fds[0], buffer, sizeof buffer);
-    if (n <= 0) return false;
-    size_t room = options.max_output - std::min(options.max_output, result.output.size());
-    result.output.append(buffer, std::min<size_t>(room, size_t(n)));
-    return true;
-  };
   int status = 0;
-  bool reaped = false;
-  bool pipe_open = true;
-  while (!reaped) {
-    double elapsed = std::chrono::duration<double>(clock::now() - start).count();
-    if ((options.timeout_s > 0 && elapsed >= options.timeout_s) || (options.stop_early && options.stop_early())) {
-      result.timed_out = true;
-      break;
-    }
-    int wait_ms = 50;
-    if (options.timeout_s > 0) wait_ms = std::min(wait_ms, int((options.timeout_s - elapsed) * 1000) + 1);
-    if (pipe_open) {
-      pollfd pfd{pipe_fds[0], POLLIN, 0};
-      if (poll(&pfd, 1, wait_ms) > 0) {
-        if (pfd.revents & POLLIN) take_output(0);
-        else pipe_open = false;  // every writer closed it
-      }
-    } else {
-      usleep(wait_ms * 1000);
-    }
-    reaped = waitpid(pid, &status, WNOHANG) == pid;
-  }
-  // The whole group first (leftovers of a finished command, or a hung one): a leftover that kept
-  // writing would keep the drain below going forever. What is already in the pipe stays there.
-  kill(-pid, SIGKILL);
-  while (reaped && take_output(0)) {}  // what was written just before the exit
-  if (!reaped) waitpid(pid, &status, 0);
-  close(pipe_fds[0]);
-
-  result.seconds = std::chrono::duration<double>(clock::now() - start).count();
+  const bool reaped = wait_collecting(pid, pipe_fds[0], start, options, result, status);
+  reap(pid, pipe_fds[0], reaped, options.max_output, result.output, status);
+  result.seconds = seconds_since(start);
   if (!result.timed_out) {
     if (WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
     if (WIFSIGNALED(status)) result.signal = WTERMSIG(status);
