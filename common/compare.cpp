@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdarg>
 #include <cstdio>
 #include <cstring>
 
@@ -13,6 +14,16 @@ namespace {
 
 constexpr size_t kMismatchesKept = 3;
 constexpr int kTileSizes[] = {8, 16, 32, 64, 128, 256};  // candidates for "only the partial tiles"
+
+// snprintf to a string, for the hints that carry numbers.
+__attribute__((format(printf, 1, 2))) std::string formatted(const char* format, ...) {
+  char text[512];
+  va_list args;
+  va_start(args, format);
+  vsnprintf(text, sizeof text, format, args);
+  va_end(args);
+  return text;
+}
 
 // Accumulates element comparisons and reads the pattern of the mismatches.
 class Tally {
@@ -49,72 +60,77 @@ class Tally {
     if (report_.first.size() < kMismatchesKept) report_.first.push_back({r, c, got, expected, bound});
   }
 
-  // The hint, from the most specific pattern to the most general. `look_alike` names what
-  // the result equals instead, when the caller found that out.
+  // `look_alike` names what the result equals instead, when the caller found that out.
   CheckReport finish(const char* look_alike = nullptr) {
-    CheckReport& r = report_;
-    char text[512] = "";
-    const int edge_tile = edge_only_tile();
-    if (r.wrong == 0) {
-      text[0] = '\0';
-    } else if (r.unwritten == r.checked) {
-      snprintf(text, sizeof text,
-               "nothing was written: every element still holds the NaN poison. Did the kernel "
-               "run at all (launch configuration, a grid of size 0, an early return)?");
-    } else if (look_alike != nullptr) {
-      snprintf(text, sizeof text, "%s", look_alike);
-    } else if (r.unwritten == r.wrong && edge_tile > 0) {
-      snprintf(text, sizeof text,
-               "only elements in the last rows or columns were never written: the grid does not "
-               "reach the edge of the output. Round the grid size up (ceil_div).");
-    } else if (r.unwritten > 0) {
-      snprintf(text, sizeof text,
-               "%lld elements were never written (they still hold the NaN poison): some "
-               "threads skip their element, or the grid is too small.",
-               (long long)r.unwritten);
-    } else if (edge_tile > 0) {
-      snprintf(text, sizeof text,
-               "only elements near the bottom or right edge are wrong (rows >= %lld or columns "
-               ">= %lld, the partial %d-wide tiles): check the guards on partial tiles, when "
-               "loading and when storing.",
-               (long long)(rows_ / edge_tile * edge_tile), (long long)(cols_ / edge_tile * edge_tile),
-               edge_tile);
-    } else if (r.unwritten == 0 && zeros_ == r.wrong) {
-      snprintf(text, sizeof text,
-               "every wrong element is 0: nothing was added into them. Does the loop that sums run "
-               "(its bounds when a size is smaller than a tile)?");
-    } else if (r.unwritten == 0 && ratios_ >= 2 && max_ratio_ - min_ratio_ <= 0.01 * std::fabs(max_ratio_) &&
-               std::fabs(max_ratio_ - 1) > 0.01) {
-      snprintf(text, sizeof text,
-               "every element is %.4g times the expected value: the right sum, scaled by a constant "
-               "(a factor applied twice or left out, a sum added twice, a launch repeated on its own output?).",
-               0.5 * (min_ratio_ + max_ratio_));
-    } else if (computed_nan_ > 0) {
-      snprintf(text, sizeof text,
-               "some results are NaN: the kernel read memory that nobody wrote (past the end of "
-               "an input, or shared memory read before it was filled: a missing __syncthreads?).");
-    } else if (r.wrong * 2 > r.checked && r.max_error_ratio < 1e4) {
-      snprintf(text, sizeof text,
-               "most elements are close but outside the fp32 bound (up to %.0f times it): a term "
-               "missing or counted twice in each sum (loop bounds?), or arithmetic in reduced "
-               "precision (fp16, bf16, TF32).",
-               r.max_error_ratio);
-    } else if (r.wrong * 10 >= r.checked * 9) {
-      snprintf(text, sizeof text,
-               "almost every element is wrong: check the indexing (row-major: element (r, c) of "
-               "an R x C matrix is at r*C + c) and the loop bounds (each k from 0 to K - 1, once).");
-    } else {
-      snprintf(text, sizeof text,
-               "%lld of %lld elements are wrong, scattered: if they change from run to run, "
-               "suspect a race (a missing __syncthreads, or blocks writing the same element).",
-               (long long)r.wrong, (long long)r.checked);
-    }
-    r.hint = text;
-    return r;
+    report_.hint = hint(look_alike);
+    return report_;
   }
 
  private:
   static constexpr size_t kTiles = sizeof kTileSizes / sizeof kTileSizes[0];
+
+  // The hint, from the most specific pattern to the most general.
+  std::string hint(const char* look_alike) const {
+    const CheckReport& r = report_;
+    if (r.wrong == 0) return "";
+    if (r.unwritten == r.checked) {
+      return "nothing was written: every element still holds the NaN poison. Did the kernel "
+             "run at all (launch configuration, a grid of size 0, an early return)?";
+    }
+    if (look_alike != nullptr) return look_alike;
+    const int edge_tile = edge_only_tile();
+    if (r.unwritten > 0) return unwritten_hint(edge_tile);
+    if (edge_tile > 0) {
+      return formatted("only elements near the bottom or right edge are wrong (rows >= %lld or columns "
+                     ">= %lld, the partial %d-wide tiles): check the guards on partial tiles, when "
+                     "loading and when storing.",
+                     (long long)(rows_ / edge_tile * edge_tile), (long long)(cols_ / edge_tile * edge_tile),
+                     edge_tile);
+    }
+    return wrong_values_hint();
+  }
+
+  // Some elements were never written (they still hold the NaN poison).
+  std::string unwritten_hint(int edge_tile) const {
+    if (report_.unwritten == report_.wrong && edge_tile > 0) {
+      return "only elements in the last rows or columns were never written: the grid does not "
+             "reach the edge of the output. Round the grid size up (ceil_div).";
+    }
+    return formatted("%lld elements were never written (they still hold the NaN poison): some "
+                   "threads skip their element, or the grid is too small.",
+                   (long long)report_.unwritten);
+  }
+
+  // Every element was written, and the wrong ones are not confined to partial edge tiles.
+  std::string wrong_values_hint() const {
+    const CheckReport& r = report_;
+    if (zeros_ == r.wrong) {
+      return "every wrong element is 0: nothing was added into them. Does the loop that sums run "
+             "(its bounds when a size is smaller than a tile)?";
+    }
+    if (ratios_ >= 2 && max_ratio_ - min_ratio_ <= 0.01 * std::fabs(max_ratio_) && std::fabs(max_ratio_ - 1) > 0.01) {
+      return formatted("every element is %.4g times the expected value: the right sum, scaled by a constant "
+                     "(a factor applied twice or left out, a sum added twice, a launch repeated on its own output?).",
+                     0.5 * (min_ratio_ + max_ratio_));
+    }
+    if (computed_nan_ > 0) {
+      return "some results are NaN: the kernel read memory that nobody wrote (past the end of "
+             "an input, or shared memory read before it was filled: a missing __syncthreads?).";
+    }
+    if (r.wrong * 2 > r.checked && r.max_error_ratio < 1e4) {
+      return formatted("most elements are close but outside the fp32 bound (up to %.0f times it): a term "
+                     "missing or counted twice in each sum (loop bounds?), or arithmetic in reduced "
+                     "precision (fp16, bf16, TF32).",
+                     r.max_error_ratio);
+    }
+    if (r.wrong * 10 >= r.checked * 9) {
+      return "almost every element is wrong: check the indexing (row-major: element (r, c) of "
+             "an R x C matrix is at r*C + c) and the loop bounds (each k from 0 to K - 1, once).";
+    }
+    return formatted("%lld of %lld elements are wrong, scattered: if they change from run to run, "
+                   "suspect a race (a missing __syncthreads, or blocks writing the same element).",
+                   (long long)r.wrong, (long long)r.checked);
+  }
 
   bool in_interior(int64_t r, int64_t c, size_t t) const {
     const int64_t tile = kTileSizes[t];
