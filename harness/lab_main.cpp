@@ -97,76 +97,47 @@ void write_result(const std::string& path, const LabInfo& info, const Case& c, c
 
 size_t host_memory_bytes() { return size_t(sysconf(_SC_PHYS_PAGES)) * size_t(sysconf(_SC_PAGESIZE)); }
 
-}  // namespace
+// --quiet keeps failures and drops the rest.
+void say(const Options& o, const std::string& text) {
+  if (!o.quiet) std::fputs(text.c_str(), stdout);
+}
 
-int lab_main(const LabInfo& info, const Launcher& launcher, int argc, char** argv) {
-  const Options o = parse_options(info, argc, argv);
-  const DeviceInfo device = open_device();
-  if (!o.serve_dir.empty()) {
-    // What the student's code starts ends with this program: a tool that waits for the whole
-    // tree (compute-sanitizer, Nsight Compute) is not held up by a process it left behind.
-    adopt_orphans();
-    const int code = serve(launcher, o.serve_dir);
-    kill_descendants();
-    return code;
-  }
-  Case c = default_case(info.op, o, device.cpu_backend);
-  c.offset = o.offset;
-  const int reps = int(o.reps >= 0 ? o.reps : device.cpu_backend ? 1 : kTimedRuns);
-  const int warmup = int(o.warmup >= 0 ? o.warmup : device.cpu_backend ? 0 : kWarmupRuns);
-  Result result;
-  auto finish = [&](int code) {
-    write_result(o.result_file, info, c, result);
-    return code;
-  };
+// For the grader. What the student's code starts ends with this program: a tool that waits for
+// the whole tree (compute-sanitizer, Nsight Compute) is not held up by a process it left behind.
+int serve_cases(const Launcher& launcher, const std::string& dir) {
+  adopt_orphans();
+  const int code = serve(launcher, dir);
+  kill_descendants();
+  return code;
+}
 
-  // --quiet keeps failures and drops the rest.
-  auto say = [&](const std::string& text) {
-    if (!o.quiet) std::fputs(text.c_str(), stdout);
-  };
-  char line[512];
-  snprintf(line, sizeof line, "lab %s %s\n  device   %s\n  problem  %s, seed %lld\n", info.id, info.name,
-           device.describe().c_str(), c.describe().c_str(), (long long)o.seed);
-  say(line);
-  // Refuse sizes that cannot fit before allocating anything: an allocation failure deep in
-  // the run would say much less. The output's two guards and the timing's L2 flush add to it.
+// Refuses sizes that cannot fit before anything is allocated: an allocation failure deep in
+// the run would say much less. The output's two guards and the timing's L2 flush add to it.
+bool fits(const Case& c, const DeviceInfo& device) {
   const double device_need =
       c.device_bytes() + 2.0 * sizeof(float) * double(c.guard_floats()) + 2.0 * double(device.l2_bytes) + (1 << 20);
   if (device_need > double(device.free_bytes)) {
     std::fprintf(stderr, "%s needs %s of device memory, and the device has %s free: use smaller sizes.\n",
                  c.describe().c_str(), format_bytes(device_need).c_str(),
                  format_bytes(double(device.free_bytes)).c_str());
-    return finish(kExitCannotRun);
+    return false;
   }
   if (2.0 * c.device_bytes() > double(host_memory_bytes())) {
     std::fprintf(stderr, "%s needs %s of host memory for the inputs and the check, and this machine has %s: use smaller sizes.\n",
                  c.describe().c_str(), format_bytes(2.0 * c.device_bytes()).c_str(),
                  format_bytes(double(host_memory_bytes())).c_str());
-    return finish(kExitCannotRun);
+    return false;
   }
+  return true;
+}
 
-  std::vector<std::vector<float>> inputs;
-  try {
-    inputs = make_inputs(c, uint64_t(o.seed));
-  } catch (const std::bad_alloc&) {
-    std::fprintf(stderr, "out of host memory for the inputs of %s\n", c.describe().c_str());
-    return finish(kExitCannotRun);
-  }
-  DeviceCase run(c, inputs);
-  const DeviceCase::Outcome outcome = run.run(launcher);
-  if (!outcome.ok()) {
-    const bool at_launch = outcome.launch != cudaSuccess;
-    std::printf("  check    FAIL: the %s: %s\n", at_launch ? "launch failed" : "kernel failed while running",
-                explain_error(at_launch ? outcome.launch : outcome.run).c_str());
-    result.check = "fail";
-    return finish(kExitWrong);
-  }
-
+// Checks what the launcher left behind: the output against the reference, the memory around
+// it, and the inputs. Prints the verdict; true when all of it is right.
+bool check_result(DeviceCase& run, const Case& c, const std::vector<std::vector<float>>& inputs, const Options& o) {
   const std::vector<float> output = run.output();
   const CheckReport report = check_output(c, inputs, output.data(), uint64_t(o.seed), o.full_check);
   const auto [before, after] = run.damaged_guards();
   const std::vector<std::string> modified = run.modified_inputs(inputs);
-  bool pass = report.pass() && before == 0 && after == 0 && modified.empty();
   // Writes outside the output first: they explain the wrong elements inside it too.
   if (before + after > 0) {
     std::printf("  check    FAIL: the kernel wrote outside the output: %zu elements before its start "
@@ -174,31 +145,83 @@ int lab_main(const LabInfo& info, const Launcher& launcher, int argc, char** arg
   }
   const std::string verdict = "  check    " + format_report(report, "           ");
   if (report.pass()) {
-    say(verdict);
+    say(o, verdict);
   } else {
     std::fputs(verdict.c_str(), stdout);
   }
   if (c.op == Op::kMatmul && !c.empty() && report.checked < int64_t(c.output_count())) {
+    char line[512];
     snprintf(line, sizeof line,
              "           (%lld sampled rows of %lld checked against the fp64 reference, every "
              "element checked for being written; --full-check checks all)\n",
              (long long)(report.checked / c.N), (long long)c.M);
-    say(line);
+    say(o, line);
   }
   for (const std::string& name : modified) {
     std::printf("  check    FAIL: the kernel changed its input %s, which it must only read.\n", name.c_str());
   }
-  result.check = pass ? "pass" : "fail";
-  if (!pass) return finish(kExitWrong);
+  return report.pass() && before == 0 && after == 0 && modified.empty();
+}
 
-  if (o.no_time || c.empty()) return finish(kExitPass);
+// The timed runs, once the result is right.
+void time_case(DeviceCase& run, const Launcher& launcher, const Case& c, const Options& o, const DeviceInfo& device,
+               Result* result) {
+  const int reps = int(o.reps >= 0 ? o.reps : device.cpu_backend ? 1 : kTimedRuns);
+  const int warmup = int(o.warmup >= 0 ? o.warmup : device.cpu_backend ? 0 : kWarmupRuns);
   const Timing t = time_on_device([&] { run.enqueue(launcher); }, reps, warmup);
-  result.timing = t;
-  result.rate = c.rate(t.median);
-  snprintf(line, sizeof line, "  time     %s, %.2f %s%s\n", t.describe().c_str(), result.rate, c.rate_unit(),
+  result->timing = t;
+  result->rate = c.rate(t.median);
+  char line[512];
+  snprintf(line, sizeof line, "  time     %s, %.2f %s%s\n", t.describe().c_str(), result->rate, c.rate_unit(),
            device.cpu_backend ? " (CPU backend: emulation speed, says nothing about a GPU)" : "");
-  say(line);
-  return finish(kExitPass);
+  say(o, line);
+}
+
+// Runs the case once, checks it, and times it if it is right; the exit code.
+int run_case(const LabInfo& info, const Launcher& launcher, const Options& o, const DeviceInfo& device,
+             const Case& c, Result* result) {
+  char line[512];
+  snprintf(line, sizeof line, "lab %s %s\n  device   %s\n  problem  %s, seed %lld\n", info.id, info.name,
+           device.describe().c_str(), c.describe().c_str(), (long long)o.seed);
+  say(o, line);
+  if (!fits(c, device)) return kExitCannotRun;
+
+  std::vector<std::vector<float>> inputs;
+  try {
+    inputs = make_inputs(c, uint64_t(o.seed));
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "out of host memory for the inputs of %s\n", c.describe().c_str());
+    return kExitCannotRun;
+  }
+  DeviceCase run(c, inputs);
+  const DeviceCase::Outcome outcome = run.run(launcher);
+  if (!outcome.ok()) {
+    const bool at_launch = outcome.launch != cudaSuccess;
+    std::printf("  check    FAIL: the %s: %s\n", at_launch ? "launch failed" : "kernel failed while running",
+                explain_error(at_launch ? outcome.launch : outcome.run).c_str());
+    result->check = "fail";
+    return kExitWrong;
+  }
+
+  const bool pass = check_result(run, c, inputs, o);
+  result->check = pass ? "pass" : "fail";
+  if (!pass) return kExitWrong;
+  if (!o.no_time && !c.empty()) time_case(run, launcher, c, o, device, result);
+  return kExitPass;
+}
+
+}  // namespace
+
+int lab_main(const LabInfo& info, const Launcher& launcher, int argc, char** argv) {
+  const Options o = parse_options(info, argc, argv);
+  const DeviceInfo device = open_device();
+  if (!o.serve_dir.empty()) return serve_cases(launcher, o.serve_dir);
+  Case c = default_case(info.op, o, device.cpu_backend);
+  c.offset = o.offset;
+  Result result;
+  const int code = run_case(info, launcher, o, device, c, &result);
+  write_result(o.result_file, info, c, result);
+  return code;
 }
 
 }  // namespace lab
