@@ -107,6 +107,58 @@ DeviceCase::Outcome timed_calls(DeviceCase& run, const Launcher& launcher, const
   return outcome;
 }
 
+// The case's inputs, from the files the grader wrote beside cases.txt.
+bool read_inputs(const ServeCase& sc, const std::string& base, std::vector<std::vector<float>>* inputs) {
+  const std::vector<size_t> counts = sc.shape.input_counts();
+  for (size_t j = 0; j < counts.size(); ++j) {
+    inputs->emplace_back();
+    if (!read_floats(base + ".in" + std::to_string(j), &inputs->back(), counts[j])) return false;
+  }
+  return true;
+}
+
+// Runs a case as the grader asked: timed calls and then a last one, or a single one.
+DeviceCase::Outcome run_calls(DeviceCase& run, const Launcher& launcher, const ServeCase& sc,
+                              const std::vector<std::vector<float>>& inputs, CaseResult* result) {
+  if (!sc.timed) return run.run(launcher, sc.zero_fill ? 0 : kPoisonByte);
+  result->peak_tflops = fp32_peak_tflops();
+  result->copy_tbps = copy_tbps();
+  DeviceCase::Outcome outcome = timed_calls(run, launcher, sc, inputs, result);
+  // And once more on the unchanged inputs, for the full check of the output.
+  if (outcome.ok()) outcome = run.run(launcher);
+  return outcome;
+}
+
+// One case, from its inputs to its output and result files; kExitPass to go on to the next.
+int serve_case(const Launcher& launcher, const ServeCase& sc, const std::string& base) {
+  std::vector<std::vector<float>> inputs;
+  if (!read_inputs(sc, base, &inputs)) {
+    std::fprintf(stderr, "serve: cannot read the inputs of case %d\n", sc.id);
+    return kExitCannotRun;
+  }
+  CaseResult result;
+  DeviceCase run(sc.shape, inputs);
+  const DeviceCase::Outcome outcome = run_calls(run, launcher, sc, inputs, &result);
+  result.launch_error = outcome.launch == cudaSuccess ? "" : cudaGetErrorName(outcome.launch);
+  result.run_error = outcome.run == cudaSuccess ? "" : cudaGetErrorName(outcome.run);
+  if (!outcome.ok()) {
+    write_text(base + ".result", format_result(result));
+    return kExitWrong;  // a sticky error: nothing else can run in this process
+  }
+  const std::vector<float> output = run.output();
+  const auto [before, after] = run.damaged_guards();
+  result.guard_before = int64_t(before);
+  result.guard_after = int64_t(after);
+  for (const std::string& name : run.modified_inputs(inputs)) result.modified_inputs += name + " ";
+  result.host_copies = int64_t(run.host_copies());
+  if (!write_floats(base + ".out", output.data(), output.size()) ||
+      !write_text(base + ".result", format_result(result))) {
+    std::fprintf(stderr, "serve: cannot write the results of case %d\n", sc.id);
+    return kExitCannotRun;
+  }
+  return kExitPass;
+}
+
 }  // namespace
 
 int serve(const Launcher& launcher, const std::string& dir) {
@@ -127,46 +179,8 @@ int serve(const Launcher& launcher, const std::string& dir) {
                    sc.id, op_name(sc.shape.op), op_name(launcher.op()));
       return kExitCannotRun;
     }
-    const std::string base = dir + "/" + std::to_string(sc.id);
-    std::vector<std::vector<float>> inputs;
-    const std::vector<size_t> counts = sc.shape.input_counts();
-    for (size_t j = 0; j < counts.size(); ++j) {
-      inputs.emplace_back();
-      if (!read_floats(base + ".in" + std::to_string(j), &inputs.back(), counts[j])) {
-        std::fprintf(stderr, "serve: cannot read the inputs of case %d\n", sc.id);
-        return kExitCannotRun;
-      }
-    }
-
-    CaseResult result;
-    DeviceCase run(sc.shape, inputs);
-    DeviceCase::Outcome outcome;
-    if (sc.timed) {
-      result.peak_tflops = fp32_peak_tflops();
-      result.copy_tbps = copy_tbps();
-      outcome = timed_calls(run, launcher, sc, inputs, &result);
-      // And once more on the unchanged inputs, for the full check of the output.
-      if (outcome.ok()) outcome = run.run(launcher);
-    } else {
-      outcome = run.run(launcher, sc.zero_fill ? 0 : kPoisonByte);
-    }
-    result.launch_error = outcome.launch == cudaSuccess ? "" : cudaGetErrorName(outcome.launch);
-    result.run_error = outcome.run == cudaSuccess ? "" : cudaGetErrorName(outcome.run);
-    if (!outcome.ok()) {
-      write_text(base + ".result", format_result(result));
-      return kExitWrong;  // a sticky error: nothing else can run in this process
-    }
-    const std::vector<float> output = run.output();
-    const auto [before, after] = run.damaged_guards();
-    result.guard_before = int64_t(before);
-    result.guard_after = int64_t(after);
-    for (const std::string& name : run.modified_inputs(inputs)) result.modified_inputs += name + " ";
-    result.host_copies = int64_t(run.host_copies());
-    if (!write_floats(base + ".out", output.data(), output.size()) ||
-        !write_text(base + ".result", format_result(result))) {
-      std::fprintf(stderr, "serve: cannot write the results of case %d\n", sc.id);
-      return kExitCannotRun;
-    }
+    const int code = serve_case(launcher, sc, dir + "/" + std::to_string(sc.id));
+    if (code != kExitPass) return code;
   }
   return kExitPass;
 }
