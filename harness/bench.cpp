@@ -156,9 +156,7 @@ std::string describe_driver() {
          lab::cuda_version(api) + " driver API)";
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+Options parse_options(int argc, char** argv) {
   Options o;
   lab::Cli cli(argv[0], "make bench: every lab's solution next to its ceiling (cuBLAS SGEMM in fp32, a copy of\n"
                         "the same bytes, cuBLAS and CUB), checked, then timed. Prints a table and writes\n"
@@ -169,39 +167,49 @@ int main(int argc, char** argv) {
   cli.add_int("reps", &o.reps, 1, 1000, "timed repetitions of each implementation");
   cli.add_string("command", &o.command, "the command that reproduces the run, for performance.md");
   cli.parse(argc, argv);
+  return o;
+}
 
-  const lab::DeviceInfo device = lab::open_device(
-      "make bench needs a GPU: it times the labs' solutions and the vendor libraries on one, and the "
-      "CPU backend's emulation says nothing about a GPU's speed.");
-
-  // The labs asked for ("01,04" or their full names), each as its program's name.
-  if (o.labs.empty()) {
-    for (const lab::LabEntry& e : lab::labs()) o.labs += (o.labs.empty() ? "" : ",") + e.number;
+// The labs asked for ("01,04" or their full names; all of labs.txt when none), each as its
+// program's name; false, after saying why, when one is not in labs.txt or has no program.
+bool choose_labs(const Options& o, std::vector<std::string>* chosen) {
+  std::string asked = o.labs;
+  if (asked.empty()) {
+    for (const lab::LabEntry& e : lab::labs()) asked += (asked.empty() ? "" : ",") + e.number;
   }
-  std::vector<std::string> chosen;
-  std::istringstream ids(o.labs);
+  std::istringstream ids(asked);
   for (std::string id; std::getline(ids, id, ',');) {
     const lab::LabEntry* l = lab::find_lab(lab::labs(), id);
     if (l == nullptr) {
       std::fprintf(stderr, "bench: --labs: no lab '%s' in labs.txt\n", id.c_str());
-      return lab::kExitCannotRun;
+      return false;
     }
     if (access((o.programs + "/" + l->folder).c_str(), X_OK) != 0) {
       std::fprintf(stderr, "bench: no program %s/%s: `make bench` builds the solutions' lab programs first\n",
                    o.programs.c_str(), l->folder.c_str());
-      return lab::kExitCannotRun;
+      return false;
     }
-    chosen.push_back(l->folder);
+    chosen->push_back(l->folder);
   }
-  // The solutions' result files go to a scratch folder of this run's own.
+  return true;
+}
+
+// The output folder, and a scratch folder of this run's own for the solutions' result files;
+// false, after saying why, when either cannot be made.
+bool make_folders(const Options& o, std::string* scratch) {
   std::error_code error;
   fs::create_directories(o.out, error);
-  std::string scratch = (fs::temp_directory_path(error) / "bench.XXXXXX").string();
-  if (error || mkdtemp(scratch.data()) == nullptr) {
-    std::fprintf(stderr, "bench: cannot create the folder %s or a scratch folder %s\n", o.out.c_str(), scratch.c_str());
-    return lab::kExitCannotRun;
+  *scratch = (fs::temp_directory_path(error) / "bench.XXXXXX").string();
+  if (error || mkdtemp(scratch->data()) == nullptr) {
+    std::fprintf(stderr, "bench: cannot create the folder %s or a scratch folder %s\n", o.out.c_str(), scratch->c_str());
+    return false;
   }
+  return true;
+}
 
+// Every problem that one of the chosen labs solves, measured.
+lab::BenchReport measure_all(const Options& o, const lab::DeviceInfo& device, const std::vector<std::string>& chosen,
+                             const std::string& scratch) {
   lab::BenchReport report;
   report.gpu = device.describe();
   report.driver = describe_driver();
@@ -219,8 +227,11 @@ int main(int argc, char** argv) {
     }
     if (!labs.empty()) report.groups.push_back(measure(p, labs, o, device, scratch));
   }
-  fs::remove_all(scratch, error);
+  return report;
+}
 
+// Prints the table and writes performance.md and performance.svg; the exit status.
+int publish(const lab::BenchReport& report, const Options& o) {
   std::fputs(lab::format_table(report).c_str(), stdout);
   const std::string markdown = o.out + "/performance.md", chart = o.out + "/performance.svg";
   if (!write_file(markdown, lab::format_markdown(report, "performance.svg")) ||
@@ -238,4 +249,20 @@ int main(int argc, char** argv) {
     return lab::kExitWrong;
   }
   return lab::kExitPass;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const Options o = parse_options(argc, argv);
+  const lab::DeviceInfo device = lab::open_device(
+      "make bench needs a GPU: it times the labs' solutions and the vendor libraries on one, and the "
+      "CPU backend's emulation says nothing about a GPU's speed.");
+  std::vector<std::string> chosen;
+  std::string scratch;
+  if (!choose_labs(o, &chosen) || !make_folders(o, &scratch)) return lab::kExitCannotRun;
+  const lab::BenchReport report = measure_all(o, device, chosen, scratch);
+  std::error_code error;
+  fs::remove_all(scratch, error);
+  return publish(report, o);
 }
