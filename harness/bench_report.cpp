@@ -93,6 +93,97 @@ constexpr const char* kSolutionColor = "#3b6fb6";
 constexpr const char* kLibraryColor = "#9aa5b1";
 constexpr const char* kCeilingColor = "#4a4a4a";
 
+// The chart's layout, in pixels: labels right-aligned before the bars, the bars from bar_x, a
+// share of axis_max spanning bar_span, the value after each bar.
+struct SvgLayout {
+  static constexpr double width = 900, label_x = 290, bar_x = 300, bar_span = 430, row_h = 22, bar_h = 14;
+  static constexpr double group_head = 26, group_gap = 8, top = 120;
+  double axis_max = 1.0;
+  double height = top;
+
+  double x_of(double share) const { return bar_x + bar_span * share / axis_max; }
+};
+
+SvgLayout svg_layout(const BenchReport& report) {
+  SvgLayout l;
+  for (const BenchGroup& g : report.groups) {
+    for (const BenchRow& row : g.rows) l.axis_max = std::max(l.axis_max, g.share(row));
+  }
+  l.axis_max = std::ceil(l.axis_max * 4 - 1e-9) / 4;  // to the next 25%
+  for (const BenchGroup& g : report.groups) l.height += l.group_head + l.row_h * double(g.rows.size()) + l.group_gap;
+  l.height += 30;
+  return l;
+}
+
+// The opening tag, the background, the title and what the chart shows.
+void svg_heading(std::ostream& svg, const BenchReport& report, const SvgLayout& l) {
+  char text[1024];
+  snprintf(text, sizeof text,
+           "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
+           "font-family=\"sans-serif\" font-size=\"12\">\n",
+           l.width, l.height, l.width, l.height);
+  svg << text << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
+  svg << "<text x=\"16\" y=\"24\" font-size=\"16\" font-weight=\"bold\">The labs' solutions against their ceilings, "
+      << xml_escape(report.gpu.substr(0, report.gpu.find(','))) << "</text>\n";
+  svg << "<text x=\"16\" y=\"44\" fill=\"#555\">Speed as a share of the ceiling's (the ceiling's median time over each "
+         "one's), medians of "
+      << report.reps << " runs</text>\n<text x=\"16\" y=\"60\" fill=\"#555\">" << xml_escape(report.date) << "; "
+      << xml_escape(report.command) << "</text>\n";
+}
+
+// What each color is.
+void svg_legend(std::ostream& svg) {
+  const char* legend[][2] = {{kSolutionColor, "lab solution"}, {kLibraryColor, "library or copy"},
+                             {kCeilingColor, "the group's ceiling"}};
+  char text[1024];
+  for (size_t i = 0; i < 3; ++i) {
+    snprintf(text, sizeof text,
+             "<rect x=\"%zu\" y=\"72\" width=\"12\" height=\"12\" fill=\"%s\"/><text x=\"%zu\" y=\"82\">%s</text>\n",
+             16 + 150 * i, legend[i][0], 32 + 150 * i, legend[i][1]);
+    svg << text;
+  }
+}
+
+// A line and a label every 25%, 100% drawn darker.
+void svg_axis(std::ostream& svg, const SvgLayout& l) {
+  char text[1024];
+  for (double s = 0; s <= l.axis_max + 1e-9; s += 0.25) {
+    const bool full = std::fabs(s - 1.0) < 1e-9;
+    snprintf(text, sizeof text,
+             "<line x1=\"%.1f\" y1=\"%.0f\" x2=\"%.1f\" y2=\"%.0f\" stroke=\"%s\"%s/>"
+             "<text x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\" fill=\"#555\">%.0f%%</text>\n",
+             l.x_of(s), l.top - 8, l.x_of(s), l.height - 24, full ? kCeilingColor : "#dddddd",
+             full ? " stroke-dasharray=\"4 3\"" : "", l.x_of(s), l.top - 14, 100 * s);
+    svg << text;
+  }
+}
+
+// A row's label, and its bar with the share and the rate, or why it has none; at height y.
+void svg_row(std::ostream& svg, const BenchGroup& g, const BenchRow& row, const SvgLayout& l, double y) {
+  const bool ceiling = &row == &g.rows[g.ceiling];
+  const char* kind = ceiling ? "ceiling" : row.solution ? "solution" : "library";
+  const char* color = ceiling ? kCeilingColor : row.solution ? kSolutionColor : kLibraryColor;
+  const double share = g.share(row);
+  char text[1024];
+  snprintf(text, sizeof text, "<text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">%s</text>", l.label_x,
+           y + l.bar_h - 2, xml_escape(row_name(g, row)).c_str());
+  svg << text;
+  if (share >= 0) {
+    const double w = l.x_of(share) - l.bar_x;
+    snprintf(text, sizeof text,
+             "<rect class=\"%s\" x=\"%.0f\" y=\"%.1f\" width=\"%.1f\" height=\"%.0f\" fill=\"%s\"><title>%s: %.1f%%"
+             "</title></rect><text x=\"%.1f\" y=\"%.1f\">%.1f%% (%.2f %s)</text>\n",
+             kind, l.bar_x, y, w, l.bar_h, color, xml_escape(row.name).c_str(), 100 * share, l.bar_x + w + 6,
+             y + l.bar_h - 2, 100 * share, g.problem.rate(row.median_ms), g.problem.rate_unit());
+  } else {
+    const bool timed = row.status == BenchRow::Status::kTimed;
+    snprintf(text, sizeof text, "<text class=\"not-timed\" x=\"%.0f\" y=\"%.1f\" fill=\"%s\">%s</text>\n",
+             l.bar_x + 6, y + l.bar_h - 2, timed ? "#555" : "#c0392b",
+             timed ? "timed, but its ceiling was not: no share" : status_text(row).c_str());
+  }
+  svg << text;
+}
+
 }  // namespace
 
 std::string BenchGroup::title() const { return std::string(op_name(problem.op)) + " " + problem.describe(); }
@@ -218,88 +309,22 @@ std::string format_markdown(const BenchReport& report, const std::string& chart_
 }
 
 std::string format_svg(const BenchReport& report) {
-  // Layout, in pixels: labels right-aligned before the bars, the bars from bar_x, a share of
-  // axis_max spanning bar_span, the value after each bar.
-  const double width = 900, label_x = 290, bar_x = 300, bar_span = 430, row_h = 22, bar_h = 14;
-  const double group_head = 26, group_gap = 8, top = 120;
-
-  double axis_max = 1.0;
-  for (const BenchGroup& g : report.groups) {
-    for (const BenchRow& row : g.rows) axis_max = std::max(axis_max, g.share(row));
-  }
-  axis_max = std::ceil(axis_max * 4 - 1e-9) / 4;  // to the next 25%
-  auto x_of = [&](double share) { return bar_x + bar_span * share / axis_max; };
-
-  double height = top;
-  for (const BenchGroup& g : report.groups) height += group_head + row_h * double(g.rows.size()) + group_gap;
-  height += 30;
-
+  const SvgLayout l = svg_layout(report);
   std::ostringstream svg;
-  char text[1024];
-  snprintf(text, sizeof text,
-           "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
-           "font-family=\"sans-serif\" font-size=\"12\">\n",
-           width, height, width, height);
-  svg << text << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
-  svg << "<text x=\"16\" y=\"24\" font-size=\"16\" font-weight=\"bold\">The labs' solutions against their ceilings, "
-      << xml_escape(report.gpu.substr(0, report.gpu.find(','))) << "</text>\n";
-  svg << "<text x=\"16\" y=\"44\" fill=\"#555\">Speed as a share of the ceiling's (the ceiling's median time over each "
-         "one's), medians of "
-      << report.reps << " runs</text>\n<text x=\"16\" y=\"60\" fill=\"#555\">" << xml_escape(report.date) << "; "
-      << xml_escape(report.command) << "</text>\n";
-
-  // The legend: what each color is.
-  const char* legend[][2] = {{kSolutionColor, "lab solution"}, {kLibraryColor, "library or copy"},
-                             {kCeilingColor, "the group's ceiling"}};
-  for (size_t i = 0; i < 3; ++i) {
-    snprintf(text, sizeof text,
-             "<rect x=\"%zu\" y=\"72\" width=\"12\" height=\"12\" fill=\"%s\"/><text x=\"%zu\" y=\"82\">%s</text>\n",
-             16 + 150 * i, legend[i][0], 32 + 150 * i, legend[i][1]);
-    svg << text;
-  }
-
-  // The axis: a line and a label every 25%, 100% drawn darker.
-  for (double s = 0; s <= axis_max + 1e-9; s += 0.25) {
-    const bool full = std::fabs(s - 1.0) < 1e-9;
-    snprintf(text, sizeof text,
-             "<line x1=\"%.1f\" y1=\"%.0f\" x2=\"%.1f\" y2=\"%.0f\" stroke=\"%s\"%s/>"
-             "<text x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\" fill=\"#555\">%.0f%%</text>\n",
-             x_of(s), top - 8, x_of(s), height - 24, full ? kCeilingColor : "#dddddd",
-             full ? " stroke-dasharray=\"4 3\"" : "", x_of(s), top - 14, 100 * s);
-    svg << text;
-  }
-
-  double y = top;
+  svg_heading(svg, report, l);
+  svg_legend(svg);
+  svg_axis(svg, l);
+  double y = l.top;
   for (const BenchGroup& g : report.groups) {
     svg << "<text x=\"16\" y=\"" << y + 16 << "\"><tspan font-weight=\"bold\">" << xml_escape(g.title()) << "</tspan>";
     if (!g.note.empty()) svg << "<tspan fill=\"#777\" dx=\"6\">(" << xml_escape(g.note) << ")</tspan>";
     svg << "</text>\n";
-    y += group_head;
+    y += l.group_head;
     for (const BenchRow& row : g.rows) {
-      const bool ceiling = &row == &g.rows[g.ceiling];
-      const char* kind = ceiling ? "ceiling" : row.solution ? "solution" : "library";
-      const char* color = ceiling ? kCeilingColor : row.solution ? kSolutionColor : kLibraryColor;
-      const double share = g.share(row);
-      snprintf(text, sizeof text, "<text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">%s</text>", label_x,
-               y + bar_h - 2, xml_escape(row_name(g, row)).c_str());
-      svg << text;
-      if (share >= 0) {
-        const double w = x_of(share) - bar_x;
-        snprintf(text, sizeof text,
-                 "<rect class=\"%s\" x=\"%.0f\" y=\"%.1f\" width=\"%.1f\" height=\"%.0f\" fill=\"%s\"><title>%s: %.1f%%"
-                 "</title></rect><text x=\"%.1f\" y=\"%.1f\">%.1f%% (%.2f %s)</text>\n",
-                 kind, bar_x, y, w, bar_h, color, xml_escape(row.name).c_str(), 100 * share, bar_x + w + 6,
-                 y + bar_h - 2, 100 * share, g.problem.rate(row.median_ms), g.problem.rate_unit());
-      } else {
-        const bool timed = row.status == BenchRow::Status::kTimed;
-        snprintf(text, sizeof text, "<text class=\"not-timed\" x=\"%.0f\" y=\"%.1f\" fill=\"%s\">%s</text>\n",
-                 bar_x + 6, y + bar_h - 2, timed ? "#555" : "#c0392b",
-                 timed ? "timed, but its ceiling was not: no share" : status_text(row).c_str());
-      }
-      svg << text;
-      y += row_h;
+      svg_row(svg, g, row, l, y);
+      y += l.row_h;
     }
-    y += group_gap;
+    y += l.group_gap;
   }
   svg << "</svg>\n";
   return svg.str();
