@@ -6,10 +6,19 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <string>
+
 #include "common/descendants.h"
 #include "common/subprocess.h"
 
 namespace {
+
+// The sleeper's name, this test process's own: a sleeper of another run of the test (one just
+// killed, or a run beside this one) must not be counted.
+const std::string& sleeper_name() {
+  static const std::string name = "sleeper" + std::to_string(getpid());
+  return name;
+}
 
 // In a child of the test process: maybe adopt orphans, leave a sleeper behind as a daemon does
 // (fork, setsid, fork, exit), then kill the descendants. The child's exit status is how many
@@ -22,7 +31,7 @@ int leave_a_sleeper_then_kill(bool adopt) {
     if (middle == 0) {
       setsid();
       if (fork() == 0) {
-        prctl(PR_SET_NAME, "orphan_sleeper");
+        prctl(PR_SET_NAME, sleeper_name().c_str());
         sleep(60);
         _exit(0);
       }
@@ -36,7 +45,7 @@ int leave_a_sleeper_then_kill(bool adopt) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-bool sleeper_alive() { return lab::run_command({"pgrep", "-x", "orphan_sleeper"}).exited(0); }
+bool sleeper_alive() { return lab::run_command({"pgrep", "-x", sleeper_name()}).exited(0); }
 
 }  // namespace
 
@@ -48,5 +57,5 @@ TEST_CASE("a process that adopts its orphans ends a daemon its child left behind
 TEST_CASE("without adopting, the daemon is out of reach (the test above can fail)") {
   CHECK(leave_a_sleeper_then_kill(false) == 0);
   CHECK(sleeper_alive());
-  lab::run_command({"pkill", "-KILL", "-x", "orphan_sleeper"});  // SIGKILL: a fork of this test catches the others
+  lab::run_command({"pkill", "-KILL", "-x", sleeper_name()});  // SIGKILL: a fork of this test catches the others
 }
