@@ -16,8 +16,124 @@ bool parse_number(const std::string& text, double* value) {
   return !text.empty() && *end == '\0' && *value >= 0;
 }
 
-}  // namespace
+// A section header, "[NN_name]": a lab of LABS, whose settings follow until the next header.
+std::string read_section(const std::string& line, const std::vector<lab::LabEntry>& labs, Rubric* rubric,
+                         LabRubric** current) {
+  if (line.back() != ']') return "a section is written [NN_name]";
+  const std::string name = line.substr(1, line.size() - 2);
+  const lab::LabEntry* known = lab::find_lab(labs, name);
+  if (known == nullptr || known->folder != name) return "no lab named '" + name + "' in labs.txt";
+  rubric->labs.emplace_back();
+  *current = &rubric->labs.back();
+  static_cast<lab::LabEntry&>(**current) = *known;
+  return "";
+}
 
+// A setting before the first section: a timeout of every lab.
+std::string read_timeout(const std::string& key, const std::string& value, Rubric* rubric) {
+  double seconds = 0;
+  if (!parse_number(value, &seconds)) return key + " takes a number of seconds";
+  if (key == "timeout.build") rubric->timeout_build = seconds;
+  else if (key == "timeout.run") rubric->timeout_run = seconds;
+  else return "unknown setting '" + key + "'";
+  return "";
+}
+
+// Each word of VALUE as a shape of the lab's op, handed to TAKE, which says what is wrong with
+// it, if anything.
+template <typename Take>
+std::string read_shapes(lab::Op op, const std::string& value, Take take) {
+  std::istringstream words(value);
+  for (std::string word; words >> word;) {
+    lab::Case c;
+    if (!parse_shape(op, word, &c)) return "'" + word + "' is not a shape of this lab";
+    if (const std::string what = take(word, c); !what.empty()) return what;
+  }
+  return "";
+}
+
+// A main shape names one of the shapes listed above it; it is kept as that shape's index.
+std::string read_main_shapes(const std::string& value, LabRubric* l) {
+  return read_shapes(l->op, value, [&](const std::string& word, const lab::Case& c) {
+    size_t i = 0;
+    while (i < l->shapes.size() && l->shapes[i].describe() != c.describe()) ++i;
+    if (i == l->shapes.size()) return "main shape '" + word + "' is not one of the shapes listed above it";
+    l->main_shapes.push_back(i);
+    return std::string();
+  });
+}
+
+// none and one_pass stand alone; the others take a number (grading/technique.h).
+std::string read_technique(const std::string& value, LabRubric* l) {
+  const size_t eq = value.find('=');
+  const std::string name = value.substr(0, eq);
+  const bool numbered = name == "reuse" || name == "outputs_per_thread" || name == "coalesced";
+  if (eq == std::string::npos ? !(name == "none" || name == "one_pass")
+                              : !numbered || !parse_number(value.substr(eq + 1), &l->technique_limit)) {
+    return "technique is none, reuse=BYTES_PER_FMA, outputs_per_thread=N, coalesced=SHARE or one_pass";
+  }
+  l->technique = name;
+  return "";
+}
+
+// A setting of the lab of the section it stands in.
+std::string read_lab_setting(const std::string& key, const std::string& value, LabRubric* l) {
+  double* points = key == "points.build"         ? &l->points_build
+                   : key == "points.correctness" ? &l->points_correctness
+                   : key == "points.safety"      ? &l->points_safety
+                   : key == "points.technique"   ? &l->points_technique
+                   : key == "points.performance" ? &l->points_performance
+                   : key == "performance.full_at" ? &l->full_at
+                                                  : nullptr;
+  if (points != nullptr) {
+    double number = 0;
+    if (!parse_number(value, &number)) return key + " takes a number >= 0, not '" + value + "'";
+    if (points == &l->full_at && (number <= 0 || number > 1)) return "performance.full_at is a share in (0, 1]";
+    *points = number;
+    return "";
+  }
+  if (key == "shapes") {
+    return read_shapes(l->op, value, [&](const std::string&, const lab::Case& c) {
+      l->shapes.push_back(c);
+      return std::string();
+    });
+  }
+  if (key == "main_shapes") return read_main_shapes(value, l);
+  if (key == "safety_shape" || key == "technique_shape" || key == "performance_shape") {
+    lab::Case* target = key == "safety_shape" ? &l->safety_shape : key == "technique_shape" ? &l->technique_shape : &l->performance_shape;
+    if (!parse_shape(l->op, value, target) || target->empty()) return "'" + value + "' is not a non-empty shape of this lab";
+    return "";
+  }
+  if (key == "technique") return read_technique(value, l);
+  return "unknown setting '" + key + "'";
+}
+
+// A "key = value" line: a timeout before the first section, a setting of LAB in one.
+std::string read_setting(const std::string& line, Rubric* rubric, LabRubric* lab) {
+  const size_t eq = line.find('=');
+  if (eq == std::string::npos) return "expected 'key = value'";
+  const std::string key = text::trim(line.substr(0, eq)), value = text::trim(line.substr(eq + 1));
+  return lab == nullptr ? read_timeout(key, value, rubric) : read_lab_setting(key, value, lab);
+}
+
+// What holds once every section is read: each lab has its shapes (main shapes by default every
+// non-empty one) and the shapes of its later checks.
+std::string complete_labs(Rubric* rubric) {
+  for (LabRubric& l : rubric->labs) {
+    if (l.shapes.empty()) return l.folder + " has no shapes";
+    if (l.main_shapes.empty()) {
+      for (size_t i = 0; i < l.shapes.size(); ++i) {
+        if (!l.shapes[i].empty()) l.main_shapes.push_back(i);
+      }
+    }
+    if (l.safety_shape.empty() || l.technique_shape.empty() || l.performance_shape.empty()) {
+      return l.folder + " needs safety_shape, technique_shape and performance_shape";
+    }
+  }
+  return "";
+}
+
+}  // namespace
 
 bool parse_shape(lab::Op op, const std::string& text_in, lab::Case* c) {
   // "1025@1": the shape 1025 with its arrays one float past an aligned address.
@@ -56,94 +172,18 @@ bool read_rubric(const std::string& path, const std::vector<lab::LabEntry>& labs
   *rubric = Rubric();
   LabRubric* current = nullptr;
   int number = 0;
-  auto fail = [&](const std::string& what) {
-    *error = path + ":" + std::to_string(number) + ": " + what;
-    return false;
-  };
-  for (std::string line; std::getline(in, line);) {
+  std::string what;
+  for (std::string line; what.empty() && std::getline(in, line);) {
     ++number;
     line = text::trim(line.substr(0, line.find('#')));
     if (line.empty()) continue;
-    if (line.front() == '[') {
-      if (line.back() != ']') return fail("a section is written [NN_name]");
-      const std::string name = line.substr(1, line.size() - 2);
-      const lab::LabEntry* known = lab::find_lab(labs, name);
-      if (known == nullptr || known->folder != name) return fail("no lab named '" + name + "' in labs.txt");
-      rubric->labs.emplace_back();
-      current = &rubric->labs.back();
-      static_cast<lab::LabEntry&>(*current) = *known;
-      continue;
-    }
-    const size_t eq = line.find('=');
-    if (eq == std::string::npos) return fail("expected 'key = value'");
-    const std::string key = text::trim(line.substr(0, eq)), value = text::trim(line.substr(eq + 1));
-    double number_value = 0;
-    const bool numeric = parse_number(value, &number_value);
-    if (current == nullptr) {
-      if (!numeric) return fail(key + " takes a number of seconds");
-      if (key == "timeout.build") rubric->timeout_build = number_value;
-      else if (key == "timeout.run") rubric->timeout_run = number_value;
-      else return fail("unknown setting '" + key + "'");
-      continue;
-    }
-    LabRubric& l = *current;
-    double* points = key == "points.build"         ? &l.points_build
-                     : key == "points.correctness" ? &l.points_correctness
-                     : key == "points.safety"      ? &l.points_safety
-                     : key == "points.technique"   ? &l.points_technique
-                     : key == "points.performance" ? &l.points_performance
-                     : key == "performance.full_at" ? &l.full_at
-                                                    : nullptr;
-    if (points != nullptr) {
-      if (!numeric) return fail(key + " takes a number >= 0, not '" + value + "'");
-      if (points == &l.full_at && (number_value <= 0 || number_value > 1)) return fail("performance.full_at is a share in (0, 1]");
-      *points = number_value;
-    } else if (key == "shapes") {
-      std::istringstream words(value);
-      for (std::string word; words >> word;) {
-        lab::Case c;
-        if (!parse_shape(l.op, word, &c)) return fail("'" + word + "' is not a shape of this lab");
-        l.shapes.push_back(c);
-      }
-    } else if (key == "main_shapes") {
-      std::istringstream words(value);
-      for (std::string word; words >> word;) {
-        lab::Case c;
-        if (!parse_shape(l.op, word, &c)) return fail("'" + word + "' is not a shape of this lab");
-        size_t i = 0;
-        while (i < l.shapes.size() && l.shapes[i].describe() != c.describe()) ++i;
-        if (i == l.shapes.size()) return fail("main shape '" + word + "' is not one of the shapes listed above it");
-        l.main_shapes.push_back(i);
-      }
-    } else if (key == "safety_shape" || key == "technique_shape" || key == "performance_shape") {
-      lab::Case* target = key == "safety_shape" ? &l.safety_shape : key == "technique_shape" ? &l.technique_shape : &l.performance_shape;
-      if (!parse_shape(l.op, value, target) || target->empty()) return fail("'" + value + "' is not a non-empty shape of this lab");
-    } else if (key == "technique") {
-      // none and one_pass stand alone; the others take a number (grading/technique.h).
-      const size_t eq = value.find('=');
-      const std::string name = value.substr(0, eq);
-      const bool numbered = name == "reuse" || name == "outputs_per_thread" || name == "coalesced";
-      if (eq == std::string::npos ? !(name == "none" || name == "one_pass")
-                                  : !numbered || !parse_number(value.substr(eq + 1), &l.technique_limit)) {
-        return fail("technique is none, reuse=BYTES_PER_FMA, outputs_per_thread=N, coalesced=SHARE or one_pass");
-      }
-      l.technique = name;
-    } else {
-      return fail("unknown setting '" + key + "'");
-    }
+    what = line.front() == '[' ? read_section(line, labs, rubric, &current) : read_setting(line, rubric, current);
   }
-  for (LabRubric& l : rubric->labs) {
-    if (l.shapes.empty()) return fail(l.folder + " has no shapes");
-    if (l.main_shapes.empty()) {
-      for (size_t i = 0; i < l.shapes.size(); ++i) {
-        if (!l.shapes[i].empty()) l.main_shapes.push_back(i);
-      }
-    }
-    if (l.safety_shape.empty() || l.technique_shape.empty() || l.performance_shape.empty()) {
-      return fail(l.folder + " needs safety_shape, technique_shape and performance_shape");
-    }
-  }
-  return true;
+  // An error found after the last section is reported at the file's last line.
+  if (what.empty()) what = complete_labs(rubric);
+  if (what.empty()) return true;
+  *error = path + ":" + std::to_string(number) + ": " + what;
+  return false;
 }
 
 }  // namespace grade
