@@ -227,137 +227,176 @@ std::vector<std::string> quote_output(const std::string& text, size_t max_lines)
   return lines;
 }
 
-CheckResult check_build(const Context& ctx, const LabRubric& lab, LabPrograms* programs) {
-  const auto start = Clock::now();
-  CheckResult c("build", Status::kFail, lab.points_build);
-  const std::string file = ctx.src + "/" + lab.folder + "/" + lab.file();
-  auto done = [&](Status s) {
-    c.status = s;
-    c.points = s == Status::kPass ? c.max_points : 0;
-    c.seconds = seconds_since(start);
-    return c;
-  };
-  if (const std::string why = not_a_plain_file(ctx.src + "/" + lab.folder, file); !why.empty()) {
-    c.details.push_back(why);
-    return done(Status::kFail);
-  }
-  // The builds read a private copy of the one file (grading/submission.h), in a folder named
-  // after the submission's path so that a reused build folder keeps one per submission.
-  const std::string copies = ctx.build_dir + "/submission/" + std::to_string(std::hash<std::string>{}(ctx.src));
-  const std::string copy = copies + "/" + lab.folder + "/" + lab.file();
+namespace {
+
+// The student's file as the builds see it: a private copy of the one file (grading/submission.h),
+// in a folder named after the submission's path so that a reused build folder keeps one per
+// submission.
+struct StudentCopy {
+  std::string file;        // as handed in
+  std::string copies;      // the folder of copies, the SRC of the student's builds
+  std::string copy;        // the lab file's copy
+  std::string public_dir;  // the lab's headers, the only ones of the checkout a build may read
+  std::vector<std::string> include_roots;  // where a build may read headers: the compilers' and the lab's
+};
+
+StudentCopy copy_student_file(const Context& ctx, const LabRubric& lab, const std::string& file) {
+  StudentCopy s;
+  s.file = file;
+  s.copies = ctx.build_dir + "/submission/" + std::to_string(std::hash<std::string>{}(ctx.src));
+  s.copy = s.copies + "/" + lab.folder + "/" + lab.file();
+  s.public_dir = ctx.build_dir + "/public";
+  s.include_roots = ctx.include_roots;
+  s.include_roots.push_back(std::filesystem::weakly_canonical(s.public_dir).string());
   std::string error;
-  if (!copy_if_changed(file, copy, &error)) throw CannotGrade(error);
-  const std::string public_dir = ctx.build_dir + "/public";
-  const std::vector<std::string> headers = forbidden_headers(ctx, copy, public_dir);
-  if (!headers.empty()) {
-    c.details.push_back("uses " + headers.front() + ": the labs must not use cuBLAS, cuBLASLt, CUB or Thrust;");
-    c.details.push_back("the point of each lab is to write the kernel yourself");
-    return done(Status::kFail);
+  if (!copy_if_changed(file, s.copy, &error)) throw CannotGrade(error);
+  return s;
+}
+
+// The solution's program, when this checkout has it: its times set the time limits, on a GPU
+// its speed is the performance target, and a build of it that fails (a full disk, a broken
+// toolkit) is this machine's failure, which must not pass for the student's.
+void build_solution(const Context& ctx, const LabRubric& lab, Program* solution) {
+  if (!ctx.have_solutions || !exists("solutions/" + lab.folder + "/" + lab.file())) return;
+  std::string log;
+  if (!make_program(ctx, "solutions", lab, ctx.backend, solution, &log)) {
+    throw CannotGrade("the solution of lab " + lab.folder + " does not build here; make said:\n" + joined(quote_output(log, 15)));
   }
-  // The solution's program first, when this checkout has it: its times set the time limits,
-  // on a GPU its speed is the performance target, and a build of it that fails (a full disk,
-  // a broken toolkit) is this machine's failure, which must not pass for the student's.
-  if (ctx.have_solutions && exists("solutions/" + lab.folder + "/" + lab.file())) {
-    std::string log;
-    if (!make_program(ctx, "solutions", lab, ctx.backend, &programs->solution, &log)) {
-      throw CannotGrade("the solution of lab " + lab.folder + " does not build here; make said:\n" + joined(quote_output(log, 15)));
-    }
-    programs->solution.solution = true;
-  }
-  std::vector<std::string> roots = ctx.include_roots;
-  roots.push_back(std::filesystem::weakly_canonical(public_dir).string());
-  // The flavors the checks need: on the CPU backend, the sanitizers' builds (safety) and the
-  // build that counts memory accesses (technique; its counts); their parts built first.
+  solution->solution = true;
+}
+
+// The flavors the checks need, the lab program's first: on the CPU backend, the sanitizers'
+// builds (safety) and the build that counts memory accesses (technique; its counts).
+std::vector<std::pair<std::string, Program*>> flavors_needed(const Context& ctx, const LabRubric& lab, LabPrograms* programs) {
   std::vector<std::pair<std::string, Program*>> flavors = {{ctx.backend, &programs->main}};
   if (ctx.backend == "cpu") {
     flavors.insert(flavors.end(), {{"cpu-asan", &programs->asan}, {"cpu-tsan", &programs->tsan}});
     if (lab.technique != "none") flavors.push_back({"cpu-count", &programs->count});
   }
+  return flavors;
+}
+
+// How one fenced build of the student's file went.
+struct Built {
+  bool ok = true;
+  std::string log;                  // make's, when the build failed
+  std::vector<std::string> refusal;  // why a build that succeeded counts for nothing
+};
+
+// Builds the student's file in FLAVOR into *PROGRAM (its parts at PATH, built already), fenced,
+// then checks what it read: a file outside the lab's headers and the compilers' own (the
+// solution, by any path or macro) fails the build.
+Built fenced_build(const Context& ctx, const LabRubric& lab, const StudentCopy& student, const std::string& flavor,
+                   Program* program, const std::string& path) {
+  Built b;
+  const std::string program_dir = std::filesystem::path(path).parent_path().string();
+  const std::string object_dir = std::filesystem::path(object_of(path, lab)).parent_path().string();
+  for (const std::string& dir : {program_dir, object_dir}) {
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    if (ec) throw CannotGrade("cannot make " + dir + ": " + ec.message());
+    ctx.sandbox.hand_over(dir);
+  }
+  const std::vector<std::string> own = {student.copies, program_dir, object_dir};
+  if (!make_program(ctx, student.copies, lab, flavor, program, &b.log, &own)) {
+    if (contains(b.log, "No space left on device")) throw CannotGrade("the disk is full; make said:\n" + joined(quote_output(b.log, 15)));
+    for (size_t at; (at = b.log.find(student.copies)) != std::string::npos;) b.log.replace(at, student.copies.size(), ctx.src);
+    b.ok = false;
+    return b;
+  }
+  // make compiles a copy of the file beside the object (stem.cu, mk/labs.mk), and says in
+  // stem.d what that compile read.
+  const std::string stem = program->object.substr(0, program->object.size() - 2);
+  const std::string foreign = foreign_include(stem + ".d", stem + ".cu", student.include_roots);
+  if (foreign.empty()) return b;
+  b.refusal.push_back("the build read a file that is none of the lab's headers (" + public_headers_text(student.public_dir) +
+                      ") nor a system header:");
+  for (const std::string& text : {foreign, include_line(student.copy, foreign)}) {
+    const std::vector<std::string> line = quote_output(text, 1);
+    b.refusal.insert(b.refusal.end(), line.begin(), line.end());
+  }
+  b.refusal.push_back("a lab is graded from its own file alone, and this one scores 0");
+  b.ok = false;
+  return b;
+}
+
+// What a failed build of the lab program tells its author: the usual causes, when the log shows
+// one, then the compiler's lines about the file.
+std::vector<std::string> failed_build_report(const LabRubric& lab, const StudentCopy& student, const std::string& log) {
+  std::vector<std::string> report;
+  // An empty or cut-off file compiles, and then the link cannot find the launcher.
+  const std::string launcher = lab.stem;
+  if (contains(log, "undefined reference to `" + launcher + "(")) {
+    report.push_back(student.file + " does not define " + launcher +
+                     "(...), the launcher the lab program calls (its declaration: harness/launchers.h)");
+  }
+  // A file the build may not read is not there for it (Sandbox::wrap_build).
+  if (contains(log, "No such file or directory") || contains(log, "file not found")) {
+    report.push_back("a lab file may read the lab's headers (" + public_headers_text(student.public_dir) +
+                     ") and the compilers' own, nothing else");
+  }
+  report.push_back("the compiler says:");
+  const std::vector<std::string> lines = report_lines(log, lab.file(), {"error", "Error", "out of memory"}, 20);
+  const std::vector<std::string> shown = lines.empty() ? quote_output(log, 20) : lines;
+  report.insert(report.end(), shown.begin(), shown.end());
+  return report;
+}
+
+// What the lab program's object may not contain: definitions that would replace another part of
+// the program, calls the labs forbid.
+std::vector<std::string> forbidden_in_object(const Context& ctx, const std::string& object) {
+  if (const std::vector<std::string> names = interposed_symbols(object, ctx.cxx_exports); !names.empty()) {
+    return {"defines " + names.front() + ", which another part of the lab program (the C or C++ library,",
+            "the CUDA runtime, the harness) defines too, and would replace it: a lab file defines its launcher and",
+            "kernels; put helpers in an anonymous namespace or make them static"};
+  }
+  if (const std::vector<std::string> symbols = forbidden_symbols(object); !symbols.empty()) {
+    return {"calls " + symbols.front() + ": the labs must not use cuBLAS, cuBLASLt, CUB or Thrust,",
+            "nor load libraries at run time"};
+  }
+  return {};
+}
+
+// Builds the lab's programs from the student's file; why the build fails, or nothing when it
+// passes.
+std::vector<std::string> build_failure(const Context& ctx, const LabRubric& lab, LabPrograms* programs) {
+  const std::string file = ctx.src + "/" + lab.folder + "/" + lab.file();
+  if (const std::string why = not_a_plain_file(ctx.src + "/" + lab.folder, file); !why.empty()) return {why};
+  const StudentCopy student = copy_student_file(ctx, lab, file);
+  if (const std::vector<std::string> headers = forbidden_headers(ctx, student.copy, student.public_dir); !headers.empty()) {
+    return {"uses " + headers.front() + ": the labs must not use cuBLAS, cuBLASLt, CUB or Thrust;",
+            "the point of each lab is to write the kernel yourself"};
+  }
+  build_solution(ctx, lab, &programs->solution);
+  const std::vector<std::pair<std::string, Program*>> flavors = flavors_needed(ctx, lab, programs);
   std::vector<std::string> names;
   for (const auto& f : flavors) names.push_back(f.first);
-  const std::vector<std::string> paths = make_program_parts(ctx, copies, lab, names);
-  // Each build of the student's file, fenced, then what it read: a file outside the lab's
-  // headers and the compilers' own (the solution, by any path or macro) fails the build.
-  struct Built {
-    bool ok = true, refused = false;
-    std::string log;  // the compiler's, when the build failed
-  };
-  auto build = [&](size_t i) {
-    Built b;
-    Program* program = flavors[i].second;
-    const std::string program_dir = std::filesystem::path(paths[i]).parent_path().string();
-    const std::string object_dir = std::filesystem::path(object_of(paths[i], lab)).parent_path().string();
-    for (const std::string& dir : {program_dir, object_dir}) {
-      std::error_code ec;
-      std::filesystem::create_directories(dir, ec);
-      if (ec) throw CannotGrade("cannot make " + dir + ": " + ec.message());
-      ctx.sandbox.hand_over(dir);
-    }
-    const std::vector<std::string> own = {copies, program_dir, object_dir};
-    if (!make_program(ctx, copies, lab, flavors[i].first, program, &b.log, &own)) {
-      if (contains(b.log, "No space left on device")) throw CannotGrade("the disk is full; make said:\n" + joined(quote_output(b.log, 15)));
-      for (size_t at; (at = b.log.find(copies)) != std::string::npos;) b.log.replace(at, copies.size(), ctx.src);
-      b.ok = false;
-      return b;
-    }
-    // make compiles a copy of the file beside the object (stem.cu, mk/labs.mk), and says in
-    // stem.d what that compile read.
-    const std::string stem = program->object.substr(0, program->object.size() - 2);
-    const std::string foreign = foreign_include(stem + ".d", stem + ".cu", roots);
-    if (foreign.empty()) return b;
-    c.details.push_back("the build read a file that is none of the lab's headers (" + public_headers_text(public_dir) +
-                        ") nor a system header:");
-    std::vector<std::string> shown = quote_output(foreign, 1);
-    const std::vector<std::string> line = quote_output(include_line(copy, foreign), 1);
-    shown.insert(shown.end(), line.begin(), line.end());
-    c.details.insert(c.details.end(), shown.begin(), shown.end());
-    c.details.push_back("a lab is graded from its own file alone, and this one scores 0");
-    b.ok = false, b.refused = true;
-    return b;
-  };
-  if (const Built b = build(0); !b.ok) {
-    if (b.refused) return done(Status::kFail);
-    const std::string& log = b.log;
-    // An empty or cut-off file compiles, and then the link cannot find the launcher.
-    const std::string launcher = lab.stem;
-    if (contains(log, "undefined reference to `" + launcher + "(")) {
-      c.details.push_back(file + " does not define " + launcher +
-                          "(...), the launcher the lab program calls (its declaration: harness/launchers.h)");
-    }
-    // A file the build may not read is not there for it (Sandbox::wrap_build).
-    if (contains(log, "No such file or directory") || contains(log, "file not found")) {
-      c.details.push_back("a lab file may read the lab's headers (" + public_headers_text(public_dir) +
-                          ") and the compilers' own, nothing else");
-    }
-    c.details.push_back("the compiler says:");
-    const std::vector<std::string> lines = report_lines(log, lab.file(), {"error", "Error", "out of memory"}, 20);
-    const std::vector<std::string> shown = lines.empty() ? quote_output(log, 20) : lines;
-    c.details.insert(c.details.end(), shown.begin(), shown.end());
-    return done(Status::kFail);
+  const std::vector<std::string> paths = make_program_parts(ctx, student.copies, lab, names);
+  if (const Built b = fenced_build(ctx, lab, student, flavors[0].first, flavors[0].second, paths[0]); !b.ok) {
+    return b.refusal.empty() ? failed_build_report(lab, student, b.log) : b.refusal;
   }
-  if (const std::vector<std::string> names = interposed_symbols(programs->main.object, ctx.cxx_exports); !names.empty()) {
-    c.details.push_back("defines " + names.front() + ", which another part of the lab program (the C or C++ library,");
-    c.details.push_back("the CUDA runtime, the harness) defines too, and would replace it: a lab file defines its launcher and");
-    c.details.push_back("kernels; put helpers in an anonymous namespace or make them static");
-    return done(Status::kFail);
-  }
-  const std::vector<std::string> symbols = forbidden_symbols(programs->main.object);
-  if (!symbols.empty()) {
-    c.details.push_back("calls " + symbols.front() + ": the labs must not use cuBLAS, cuBLASLt, CUB or Thrust,");
-    c.details.push_back("nor load libraries at run time");
-    return done(Status::kFail);
-  }
+  if (std::vector<std::string> why = forbidden_in_object(ctx, programs->main.object); !why.empty()) return why;
   for (size_t i = 1; i < flavors.size(); ++i) {
     flavors[i].second->sanitizer = flavors[i].first != "cpu-count";
-    if (const Built b = build(i); !b.ok) {
-      if (b.refused) return done(Status::kFail);
-      c.details.push_back("the " + flavors[i].first + " build failed:");
+    if (const Built b = fenced_build(ctx, lab, student, flavors[i].first, flavors[i].second, paths[i]); !b.ok) {
+      if (!b.refusal.empty()) return b.refusal;
+      std::vector<std::string> why = {"the " + flavors[i].first + " build failed:"};
       const std::vector<std::string> shown = quote_output(b.log, 12);
-      c.details.insert(c.details.end(), shown.begin(), shown.end());
-      return done(Status::kFail);
+      why.insert(why.end(), shown.begin(), shown.end());
+      return why;
     }
   }
-  return done(Status::kPass);
+  return {};
+}
+
+}  // namespace
+
+CheckResult check_build(const Context& ctx, const LabRubric& lab, LabPrograms* programs) {
+  const auto start = Clock::now();
+  CheckResult c("build", Status::kFail, lab.points_build);
+  c.details = build_failure(ctx, lab, programs);
+  c.status = c.details.empty() ? Status::kPass : Status::kFail;
+  return all_or_nothing(c, start);
 }
 
 namespace {
