@@ -412,51 +412,66 @@ bool same_bits(const std::vector<float>& a, const std::vector<float>& b) {
   return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
 }
 
-}  // namespace
+// The shapes that count and their time limits. The solution runs first, on the same inputs: its
+// times set the limits, and a shape it cannot run here (too large for this device) is left out
+// rather than held against anyone.
+struct Counted {
+  std::vector<size_t> shapes;      // indices into the cases
+  std::vector<std::string> notes;  // the shapes left out, and why
+  Limits limits;
+};
 
-CheckResult check_correctness(const Context& ctx, const LabRubric& lab, const LabPrograms& programs, bool* main_correct) {
-  const auto start = Clock::now();
-  CheckResult c("correctness", Status::kFail, lab.points_correctness);
-  const Cases cases = write_cases(ctx, "correctness", lab.shapes);
+Counted count_against_solution(const Context& ctx, const LabRubric& lab, const Program& solution, const Cases& cases) {
   const size_t n = cases.cases.size();
-  std::vector<size_t> counted(n);
-  for (size_t i = 0; i < n; ++i) counted[i] = i;
-  std::vector<std::string> notes;
-  // The solution first, on the same inputs: its times set the limits, and a shape it cannot
-  // run here (too large for this device) is left out rather than held against anyone.
-  Limits limits = fixed_limits(ctx, n);
-  if (!programs.solution.path.empty()) {
-    const Cases solved = copy_cases(ctx, cases, "correctness-solution");
-    const Pass ref = serve_pass(ctx, programs.solution, solved, counted, {"CPUSIM_SCHEDULE=forward"}, limits);
-    counted.clear();
-    for (size_t i = 0; i < n; ++i) {
-      const CaseVerdict s = evaluate(ctx, solved, i, &ref);
-      if (s.failure.empty()) {
-        counted.push_back(i);
-      } else {
-        notes.push_back("(left out: " + s.describe(lab.shapes[i]) + ", in the solution's own run)");
-      }
+  Counted counted{std::vector<size_t>(n), {}, fixed_limits(ctx, n)};
+  for (size_t i = 0; i < n; ++i) counted.shapes[i] = i;
+  if (solution.path.empty()) return counted;
+  const Cases solved = copy_cases(ctx, cases, "correctness-solution");
+  const Pass ref = serve_pass(ctx, solution, solved, counted.shapes, {"CPUSIM_SCHEDULE=forward"}, counted.limits);
+  counted.shapes.clear();
+  for (size_t i = 0; i < n; ++i) {
+    const CaseVerdict s = evaluate(ctx, solved, i, &ref);
+    if (s.failure.empty()) {
+      counted.shapes.push_back(i);
+    } else {
+      counted.notes.push_back("(left out: " + s.describe(lab.shapes[i]) + ", in the solution's own run)");
     }
-    limits = limits_from(ctx, ref.seconds);
   }
-  // Two passes on the same inputs, in two thread orders on the CPU backend: a shape must pass
-  // both, and a result that changes between them is the mark of a race. The second pass runs
-  // only the shapes the first one finished.
-  const Pass first = serve_pass(ctx, programs.main, cases, counted, {"CPUSIM_SCHEDULE=forward"}, limits);
-  std::vector<size_t> finished;
-  for (size_t i : counted) {
-    if (first.seconds[i] >= 0) finished.push_back(i);
-  }
-  const Cases again = copy_cases(ctx, cases, "correctness-again");
-  const Pass second = serve_pass(ctx, programs.main, again, finished, {"CPUSIM_SCHEDULE=reverse"}, limits);
+  counted.limits = limits_from(ctx, ref.seconds);
+  return counted;
+}
 
-  std::vector<CaseVerdict> verdicts(n);
-  std::vector<size_t> diagnose;  // failing cases with a clean, complete-looking output
+// Two passes on the same inputs, in two thread orders on the CPU backend: a shape must pass
+// both, and a result that changes between them is the mark of a race. The second pass runs
+// only the shapes the first one finished.
+struct TwoPasses {
+  Cases again;  // the second pass's copy of the cases
+  Pass first, second;
+};
+
+TwoPasses run_twice(const Context& ctx, const Program& program, const Cases& cases, const Counted& counted) {
+  TwoPasses t;
+  t.first = serve_pass(ctx, program, cases, counted.shapes, {"CPUSIM_SCHEDULE=forward"}, counted.limits);
+  std::vector<size_t> finished;
+  for (size_t i : counted.shapes) {
+    if (t.first.seconds[i] >= 0) finished.push_back(i);
+  }
+  t.again = copy_cases(ctx, cases, "correctness-again");
+  t.second = serve_pass(ctx, program, t.again, finished, {"CPUSIM_SCHEDULE=reverse"}, counted.limits);
+  return t;
+}
+
+// The verdict on each counted shape from the two passes, the failing run's where one fails; a
+// race, when the runs disagree, is its hint. *DIAGNOSE gets the other failing shapes whose output
+// came back clean.
+std::vector<CaseVerdict> judge_two_passes(const Context& ctx, const LabRubric& lab, const Cases& cases, const TwoPasses& t,
+                                          const std::vector<size_t>& counted, std::vector<size_t>* diagnose) {
+  std::vector<CaseVerdict> verdicts(cases.cases.size());
   for (size_t i : counted) {
     CaseVerdict& v = verdicts[i];
-    v = evaluate(ctx, cases, i, &first);
-    if (first.seconds[i] < 0) continue;
-    const CaseVerdict w = evaluate(ctx, again, i, &second);
+    v = evaluate(ctx, cases, i, &t.first);
+    if (t.first.seconds[i] < 0) continue;
+    const CaseVerdict w = evaluate(ctx, t.again, i, &t.second);
     // A race only when both runs wrote every element and disagree bit for bit: then the pattern
     // of one run's mismatches means little, and the race is what to fix.
     const bool race = (!v.pass || !w.pass) && v.complete && w.complete && !same_bits(v.output, w.output);
@@ -466,51 +481,88 @@ CheckResult check_correctness(const Context& ctx, const LabRubric& lab, const La
                       (ctx.backend == "cpu" ? " (thread orders forward and reverse)" : "") +
                       ": a race, such as a missing __syncthreads or blocks writing the same element without atomics.";
     } else if (!v.pass && v.failure.empty() && !lab.shapes[i].empty()) {
-      diagnose.push_back(i);
+      diagnose->push_back(i);
     }
   }
-  if (!diagnose.empty()) {
-    const Cases zeroed = copy_cases(ctx, cases, "correctness-zeroed", /*zero_fill=*/true);
-    const Pass z = serve_pass(ctx, programs.main, zeroed, diagnose, {"CPUSIM_SCHEDULE=forward"}, limits);
-    for (size_t i : diagnose) {
-      if (evaluate(ctx, zeroed, i, &z).pass) verdicts[i].report.hint = kReadsOutput;
-    }
-  }
+  return verdicts;
+}
 
-  int passed = 0, passed_nonempty = 0, shown = 0;
-  bool main_ok = true;
+// Runs the shapes of DIAGNOSE once more with their output zeroed first: where that passes, the
+// kernel reads its output before writing it, and the hint says so.
+void diagnose_reads_output(const Context& ctx, const Program& program, const Cases& cases, const std::vector<size_t>& diagnose,
+                           const Limits& limits, std::vector<CaseVerdict>* verdicts) {
+  const Cases zeroed = copy_cases(ctx, cases, "correctness-zeroed", /*zero_fill=*/true);
+  const Pass z = serve_pass(ctx, program, zeroed, diagnose, {"CPUSIM_SCHEDULE=forward"}, limits);
+  for (size_t i : diagnose) {
+    if (evaluate(ctx, zeroed, i, &z).pass) (*verdicts)[i].report.hint = kReadsOutput;
+  }
+}
+
+// The first three failing shapes, each with its comparison, then how many more fail; and what
+// the first program of the two passes that died printed last.
+std::vector<std::string> failures_text(const LabRubric& lab, const std::vector<size_t>& counted,
+                                       const std::vector<CaseVerdict>& verdicts, const TwoPasses& t) {
+  std::vector<std::string> text;
+  int shown = 0;
   for (size_t i : counted) {
     const CaseVerdict& v = verdicts[i];
-    passed += v.pass;
-    passed_nonempty += v.pass && !lab.shapes[i].empty();
-    if (std::find(lab.main_shapes.begin(), lab.main_shapes.end(), i) != lab.main_shapes.end()) main_ok &= v.pass;
     if (v.pass || shown++ >= 3) continue;
-    c.details.push_back(v.describe(lab.shapes[i]));
-    for (const std::string& line : v.report_lines()) c.details.push_back(line);
+    text.push_back(v.describe(lab.shapes[i]));
+    for (const std::string& line : v.report_lines()) text.push_back(line);
   }
-  if (shown > 3) c.details.push_back("... and " + std::to_string(shown - 3) + " more shapes fail");
-  for (const Pass* p : {&first, &second}) {
+  if (shown > 3) text.push_back("... and " + std::to_string(shown - 3) + " more shapes fail");
+  for (const Pass* p : {&t.first, &t.second}) {
     if (p->failed_output.empty()) continue;
-    c.details.push_back("the program's last output when it stopped:");
+    text.push_back("the program's last output when it stopped:");
     const std::vector<std::string> tail = quote_output(p->failed_output, 12);
-    c.details.insert(c.details.end(), tail.begin(), tail.end());
+    text.insert(text.end(), tail.begin(), tail.end());
     break;
   }
-  const int total = int(counted.size());
-  c.details.insert(c.details.begin(), std::to_string(passed) + " of " + std::to_string(total) + " shapes correct, seed " +
-                                          std::to_string(ctx.seed));
-  c.details.insert(c.details.end(), notes.begin(), notes.end());
-  c.status = passed == total && total > 0 ? Status::kPass : Status::kFail;
-  c.points = total > 0 ? c.max_points * passed / double(total) : 0;
+  return text;
+}
+
+// The check's score, status and report from the verdicts; *MAIN_CORRECT when every main shape
+// passed.
+void score_correctness(const Context& ctx, const LabRubric& lab, const Counted& counted, const std::vector<CaseVerdict>& verdicts,
+                       const TwoPasses& t, CheckResult* c, bool* main_correct) {
+  int passed = 0, passed_nonempty = 0;
+  bool main_ok = true;
+  for (size_t i : counted.shapes) {
+    const bool pass = verdicts[i].pass;
+    passed += pass;
+    passed_nonempty += pass && !lab.shapes[i].empty();
+    if (std::find(lab.main_shapes.begin(), lab.main_shapes.end(), i) != lab.main_shapes.end()) main_ok &= pass;
+  }
+  const int total = int(counted.shapes.size());
+  c->details = {std::to_string(passed) + " of " + std::to_string(total) + " shapes correct, seed " + std::to_string(ctx.seed)};
+  const std::vector<std::string> failures = failures_text(lab, counted.shapes, verdicts, t);
+  c->details.insert(c->details.end(), failures.begin(), failures.end());
+  c->details.insert(c->details.end(), counted.notes.begin(), counted.notes.end());
+  c->status = passed == total && total > 0 ? Status::kPass : Status::kFail;
+  c->points = total > 0 ? c->max_points * passed / double(total) : 0;
   // A launcher that does nothing passes the shapes with nothing to compute: they count once
   // something works.
   if (passed_nonempty == 0) {
-    c.points = 0;
-    c.status = Status::kFail;
-    if (passed > 0) c.details.push_back("(the shapes with nothing to compute pass, but count only once another shape does)");
+    c->points = 0;
+    c->status = Status::kFail;
+    if (passed > 0) c->details.push_back("(the shapes with nothing to compute pass, but count only once another shape does)");
   }
   *main_correct = main_ok && passed_nonempty > 0;
-  if (c.status == Status::kPass && notes.empty()) c.details.clear();
+  if (c->status == Status::kPass && counted.notes.empty()) c->details.clear();
+}
+
+}  // namespace
+
+CheckResult check_correctness(const Context& ctx, const LabRubric& lab, const LabPrograms& programs, bool* main_correct) {
+  const auto start = Clock::now();
+  CheckResult c("correctness", Status::kFail, lab.points_correctness);
+  const Cases cases = write_cases(ctx, "correctness", lab.shapes);
+  const Counted counted = count_against_solution(ctx, lab, programs.solution, cases);
+  const TwoPasses passes = run_twice(ctx, programs.main, cases, counted);
+  std::vector<size_t> diagnose;
+  std::vector<CaseVerdict> verdicts = judge_two_passes(ctx, lab, cases, passes, counted.shapes, &diagnose);
+  if (!diagnose.empty()) diagnose_reads_output(ctx, programs.main, cases, diagnose, counted.limits, &verdicts);
+  score_correctness(ctx, lab, counted, verdicts, passes, &c, main_correct);
   c.seconds = seconds_since(start);
   return c;
 }
