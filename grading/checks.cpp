@@ -679,71 +679,90 @@ CheckResult check_safety(const Context& ctx, const LabRubric& lab, const LabProg
   return all_or_nothing(c, start);
 }
 
+namespace {
+
+// The solution's timed run of the performance shape. It runs before the student's: no student
+// code has run against its folder. It also measures what bounds any time on this GPU (the FP32
+// peak, a copy's rate).
+struct SolutionTime {
+  Cases cases;
+  Pass pass;
+  CaseVerdict verdict;
+  lab::DotReference base_dot;  // the dot product's reference, which checks each timed call
+  double ms = 0;               // its median; 0 when it did not run here, with why
+  std::string why;
+};
+
+SolutionTime time_solution(const Context& ctx, const LabRubric& lab, const Program& solution) {
+  SolutionTime t;
+  t.cases = write_cases(ctx, "performance-solution", {lab.performance_shape}, true);
+  t.pass = serve_pass(ctx, solution, t.cases, {0}, {}, fixed_limits(ctx, 1));
+  t.verdict = evaluate(ctx, t.cases, 0, &t.pass);
+  if (lab.performance_shape.op == lab::Op::kDot) {
+    const std::vector<std::vector<float>>& in = t.cases.inputs[0];
+    t.base_dot = lab::dot_reference(in[0].data(), in[1].data(), lab.performance_shape.n);
+  }
+  t.ms = t.verdict.pass ? checked_median(t.cases, t.verdict, &t.base_dot, &t.why) : 0;
+  if (!t.verdict.pass) t.why = t.verdict.describe(lab.performance_shape);
+  return t;
+}
+
+// The least time this GPU needs for SHAPE: its FLOPs at the FP32 peak, or its least traffic at a
+// little above the measured copy rate (a copy is not quite the DRAM's peak).
+double fastest_ms(const lab::Case& shape, const lab::CaseResult& measured) {
+  return 1e3 * std::max(shape.flops() / (measured.peak_tflops * 1.05e12), shape.min_bytes() / (measured.copy_tbps * 1.25e12));
+}
+
+// The student's median time against the solution's; C's points by the share of its speed.
+void time_against_solution(const Context& ctx, const LabRubric& lab, const Program& program, const SolutionTime& ref,
+                           CheckResult* c) {
+  const Cases cases = copy_cases(ctx, ref.cases, "performance");
+  const Pass pass = serve_pass(ctx, program, cases, {0}, {}, limits_from(ctx, ref.pass.seconds));
+  const CaseVerdict v = evaluate(ctx, cases, 0, &pass);
+  c->status = Status::kFail;
+  if (!v.pass) {
+    c->details.push_back("the timed run's result is wrong: " + v.describe(lab.performance_shape));
+    return;
+  }
+  std::string why;
+  const double ms = checked_median(cases, v, &ref.base_dot, &why);
+  if (ms <= 0) {
+    c->details.push_back(why);
+    return;
+  }
+  // No kernel beats the hardware.
+  const lab::CaseResult& gpu = ref.verdict.result;
+  if (const double fastest = fastest_ms(lab.performance_shape, gpu); ms < fastest) {
+    c->details.push_back(fmt("%.3f ms is faster than this GPU can do the work (at least %.3f ms at its FP32 peak of %.1f TFLOP/s",
+                             ms, fastest, gpu.peak_tflops) +
+                         fmt(" and a copy rate of %.2f TB/s): the timed calls did not do it, so no points", gpu.copy_tbps));
+    return;
+  }
+  const double share = ref.ms / ms;
+  c->points = c->max_points * std::min(1.0, share / lab.full_at);
+  c->status = share >= lab.full_at ? Status::kPass : Status::kFail;
+  c->details.push_back(fmt("your launcher %.3f ms, the solution's %.3f ms (medians of %.0f calls, each checked): ", ms, ref.ms,
+                           lab::kTimedRuns) +
+                       fmt("%.0f%% of its speed, full marks from %.0f%%", 100 * share, 100 * lab.full_at));
+}
+
+}  // namespace
+
 CheckResult check_performance(const Context& ctx, const LabRubric& lab, const LabPrograms& programs) {
   const auto start = Clock::now();
   CheckResult c("performance", Status::kWaived, 0);
-  auto finish = [&] {
-    c.seconds = seconds_since(start);
-    return c;
-  };
   if (ctx.backend != "gpu") {
     c.details.push_back("waived on the CPU backend: its times say nothing about a GPU");
-    return finish();
-  }
-  if (programs.solution.path.empty()) {
+  } else if (programs.solution.path.empty()) {
     c.details.push_back("waived: no solution here to compare with");
-    return finish();
+  } else if (const SolutionTime ref = time_solution(ctx, lab, programs.solution); ref.ms <= 0) {
+    c.details.push_back("waived: the solution did not run here (" + ref.why + ")");
+  } else {
+    c.max_points = lab.points_performance;
+    time_against_solution(ctx, lab, programs.main, ref, &c);
   }
-  c.max_points = lab.points_performance;
-  // The solution first: no student code has run against its folder. Its run also measures
-  // what bounds any time on this GPU (the FP32 peak, a copy's rate).
-  const Cases ref_cases = write_cases(ctx, "performance-solution", {lab.performance_shape}, true);
-  const Pass ref_pass = serve_pass(ctx, programs.solution, ref_cases, {0}, {}, fixed_limits(ctx, 1));
-  const CaseVerdict ref = evaluate(ctx, ref_cases, 0, &ref_pass);
-  lab::DotReference base_dot;
-  if (lab.performance_shape.op == lab::Op::kDot) {
-    const std::vector<std::vector<float>>& in = ref_cases.inputs[0];
-    base_dot = lab::dot_reference(in[0].data(), in[1].data(), lab.performance_shape.n);
-  }
-  std::string why;
-  const double ref_ms = ref.pass ? checked_median(ref_cases, ref, &base_dot, &why) : 0;
-  if (ref_ms <= 0) {
-    c.status = Status::kWaived;
-    c.max_points = 0;
-    c.details.push_back("waived: the solution did not run here (" + (ref.pass ? why : ref.describe(lab.performance_shape)) + ")");
-    return finish();
-  }
-  const Cases cases = copy_cases(ctx, ref_cases, "performance");
-  const Pass pass = serve_pass(ctx, programs.main, cases, {0}, {}, limits_from(ctx, ref_pass.seconds));
-  const CaseVerdict v = evaluate(ctx, cases, 0, &pass);
-  c.status = Status::kFail;
-  if (!v.pass) {
-    c.details.push_back("the timed run's result is wrong: " + v.describe(lab.performance_shape));
-    return finish();
-  }
-  const double ms = checked_median(cases, v, &base_dot, &why);
-  if (ms <= 0) {
-    c.details.push_back(why);
-    return finish();
-  }
-  // No kernel beats the hardware: FLOPs at the FP32 peak, or the least traffic at a little
-  // above the measured copy rate (a copy is not quite the DRAM's peak).
-  const lab::Case& shape = lab.performance_shape;
-  const double fastest_ms = 1e3 * std::max(shape.flops() / (ref.result.peak_tflops * 1.05e12),
-                                           shape.min_bytes() / (ref.result.copy_tbps * 1.25e12));
-  if (ms < fastest_ms) {
-    c.details.push_back(fmt("%.3f ms is faster than this GPU can do the work (at least %.3f ms at its FP32 peak of %.1f TFLOP/s",
-                            ms, fastest_ms, ref.result.peak_tflops) +
-                        fmt(" and a copy rate of %.2f TB/s): the timed calls did not do it, so no points", ref.result.copy_tbps));
-    return finish();
-  }
-  const double share = ref_ms / ms;
-  c.points = c.max_points * std::min(1.0, share / lab.full_at);
-  c.status = share >= lab.full_at ? Status::kPass : Status::kFail;
-  c.details.push_back(fmt("your launcher %.3f ms, the solution's %.3f ms (medians of %.0f calls, each checked): ", ms, ref_ms,
-                          lab::kTimedRuns) +
-                      fmt("%.0f%% of its speed, full marks from %.0f%%", 100 * share, 100 * lab.full_at));
-  return finish();
+  c.seconds = seconds_since(start);
+  return c;
 }
 
 }  // namespace grade
