@@ -79,67 +79,68 @@ std::vector<std::pair<std::string, std::string>> trusted_files(const std::string
   return files;
 }
 
+// Runs the checks of one lab, whose build's check is BUILD, printing each as it ends.
+grade::LabResult grade_lab(const grade::Context& ctx, const grade::LabRubric& l, const grade::LabPrograms& programs,
+                           grade::CheckResult build) {
+  grade::LabResult result{l.folder, l.file(), {}};
+  std::printf("== lab %s %s: %s/%s/%s\n", l.number.c_str(), l.stem.c_str(), ctx.src.c_str(), l.folder.c_str(),
+              l.file().c_str());
+  auto record = [&](grade::CheckResult c) {
+    grade::print_check(c);
+    result.checks.push_back(std::move(c));
+  };
+  auto skipped = [&](const char* name, double points, const std::string& why) {
+    grade::CheckResult c(name, grade::Status::kSkip, points);
+    c.details.push_back(why);
+    record(c);
+  };
+  const bool built = build.status == grade::Status::kPass;
+  grade::CheckResult correctness("correctness", grade::Status::kSkip, l.points_correctness);
+  bool main_correct = false;
+  if (built) correctness = grade::check_correctness(ctx, l, programs, &main_correct);
+  // The build's points count once the lab computes something: a skeleton compiles too.
+  if (built && correctness.points == 0 && build.max_points > 0) {
+    build.status = grade::Status::kFail;
+    build.points = 0;
+    build.details.push_back("it builds, but its points count only once a shape is computed correctly");
+  }
+  record(build);
+  std::string why_skipped;
+  if (!built) {
+    why_skipped = "skipped: nothing was built";
+  } else {
+    record(correctness);
+    if (!main_correct) why_skipped = "skipped: these run once the main shapes (" + main_shapes_text(l) + ") are correct";
+  }
+  if (why_skipped.empty()) {
+    record(grade::check_safety(ctx, l, programs));
+    record(grade::check_technique(ctx, l, programs));
+    record(grade::check_performance(ctx, l, programs));
+  } else {
+    if (!built) skipped("correctness", l.points_correctness, why_skipped);
+    skipped("safety", l.points_safety, why_skipped);
+    skipped("technique", l.points_technique, why_skipped);
+    if (ctx.backend == "gpu") skipped("performance", l.points_performance, why_skipped);
+  }
+  if (ctx.backend == "cpu" && result.find("performance") == nullptr) {
+    grade::CheckResult waived("performance", grade::Status::kWaived, 0);
+    waived.details.push_back("waived on the CPU backend: its times say nothing about a GPU");
+    record(waived);
+  }
+  std::printf("lab %s: %s/%s\n", l.number.c_str(), grade::points_text(result.points()).c_str(),
+              grade::points_text(result.max_points()).c_str());
+  return result;
+}
+
 // Builds and grades each lab; the results, in the rubric's order.
 std::vector<grade::LabResult> grade_labs(const grade::Context& ctx, const std::vector<const grade::LabRubric*>& labs) {
-  const std::string& backend = ctx.backend;
-  std::vector<grade::LabResult> results;
   // Build every lab first: the builds run no student code, and each program's fingerprint is
   // taken before any student code can run.
   std::vector<grade::LabPrograms> programs(labs.size());
   std::vector<grade::CheckResult> builds;
   for (size_t i = 0; i < labs.size(); ++i) builds.push_back(grade::check_build(ctx, *labs[i], &programs[i]));
-
-  for (size_t i = 0; i < labs.size(); ++i) {
-    const grade::LabRubric& l = *labs[i];
-    grade::LabResult result{l.folder, l.file(), {}};
-    std::printf("== lab %s %s: %s/%s/%s\n", l.number.c_str(), l.stem.c_str(), ctx.src.c_str(), l.folder.c_str(),
-                l.file().c_str());
-    auto record = [&](grade::CheckResult c) {
-      grade::print_check(c);
-      result.checks.push_back(std::move(c));
-    };
-    auto skipped = [&](const char* name, double points, const std::string& why) {
-      grade::CheckResult c(name, grade::Status::kSkip, points);
-      c.details.push_back(why);
-      record(c);
-    };
-    const bool built = builds[i].status == grade::Status::kPass;
-    grade::CheckResult correctness("correctness", grade::Status::kSkip, l.points_correctness);
-    bool main_correct = false;
-    if (built) correctness = grade::check_correctness(ctx, l, programs[i], &main_correct);
-    // The build's points count once the lab computes something: a skeleton compiles too.
-    if (built && correctness.points == 0 && builds[i].max_points > 0) {
-      builds[i].status = grade::Status::kFail;
-      builds[i].points = 0;
-      builds[i].details.push_back("it builds, but its points count only once a shape is computed correctly");
-    }
-    record(builds[i]);
-    std::string why_skipped;
-    if (!built) {
-      why_skipped = "skipped: nothing was built";
-    } else {
-      record(correctness);
-      if (!main_correct) why_skipped = "skipped: these run once the main shapes (" + main_shapes_text(l) + ") are correct";
-    }
-    if (why_skipped.empty()) {
-      record(grade::check_safety(ctx, l, programs[i]));
-      record(grade::check_technique(ctx, l, programs[i]));
-      record(grade::check_performance(ctx, l, programs[i]));
-    } else {
-      if (!built) skipped("correctness", l.points_correctness, why_skipped);
-      skipped("safety", l.points_safety, why_skipped);
-      skipped("technique", l.points_technique, why_skipped);
-      if (backend == "gpu") skipped("performance", l.points_performance, why_skipped);
-    }
-    if (backend == "cpu" && result.find("performance") == nullptr) {
-      grade::CheckResult waived("performance", grade::Status::kWaived, 0);
-      waived.details.push_back("waived on the CPU backend: its times say nothing about a GPU");
-      record(waived);
-    }
-    std::printf("lab %s: %s/%s\n", l.number.c_str(), grade::points_text(result.points()).c_str(),
-                grade::points_text(result.max_points()).c_str());
-    results.push_back(result);
-  }
+  std::vector<grade::LabResult> results;
+  for (size_t i = 0; i < labs.size(); ++i) results.push_back(grade_lab(ctx, *labs[i], programs[i], builds[i]));
   return results;
 }
 
