@@ -144,6 +144,179 @@ std::vector<grade::LabResult> grade_labs(const grade::Context& ctx, const std::v
   return results;
 }
 
+// What the command line asks for (the usage above).
+struct Options {
+  std::string src = "labs", lab_filter, backend, rubric_path = "grading/rubric.txt", out, build_dir;
+  int64_t seed = -1;
+  bool strict = false, no_namespaces = false;
+};
+
+Options parse_options(int argc, char** argv) {
+  Options o;
+  lab::Cli cli(argv[0], "Grades the labs of a source folder (the labs/ layout): build, correctness, safety,\n"
+                        "technique, performance. Run from the repository root; `make grade` does.");
+  cli.add_string("src", &o.src, "the folder to grade");
+  cli.add_string("lab", &o.lab_filter, "only this lab (01, or 01_matmul_naive: a lab of labs.txt)");
+  cli.add_string("backend", &o.backend, "gpu or cpu (default: gpu when nvidia-smi sees one)");
+  cli.add_int("seed", &o.seed, -1, INT64_MAX, "seed of the inputs (default: a new one each run)");
+  cli.add_string("rubric", &o.rubric_path, "the rubric file");
+  cli.add_string("out", &o.out, "where the reports go (default: a folder of this run's own, build/grade/<time>-<pid>,\n"
+                                "with build/grade/latest pointing at the newest)");
+  cli.add_string("build-dir", &o.build_dir, "build here and reuse what is there (default: a fresh folder, so "
+                                            "that nothing a submission left behind in an earlier run is trusted)");
+  cli.add_flag("strict", &o.strict, "exit 1 when the score is below full marks");
+  cli.add_flag("no-namespaces", &o.no_namespaces, "grade as an unprivileged user on a machine without namespaces: student\n"
+                                                  "code as the grader's own user, checkout writable, network reachable\n"
+                                                  "(to test the fences that remain)");
+  cli.parse(argc, argv);
+  return o;
+}
+
+// Sets out_dir (and runs_dir): OUT, or a new folder of this run's own under build/grade.
+void choose_report_folder(const std::string& out) {
+  if (!out.empty()) {
+    out_dir = out;
+    return;
+  }
+  runs_dir = "build/grade";
+  const std::string run = grade::new_run_folder(runs_dir);
+  if (run.empty()) cannot_run("cannot make a folder for the reports in " + runs_dir);
+  out_dir = run;
+}
+
+grade::Rubric load_rubric(const std::string& path) {
+  grade::Rubric rubric;
+  std::string error;
+  std::vector<lab::LabEntry> lab_table;
+  if (!lab::read_labs("labs.txt", &lab_table, &error) || !grade::read_rubric(path, lab_table, &rubric, &error)) {
+    cannot_run(error);
+  }
+  return rubric;
+}
+
+// The backend asked for, else the GPU when nvidia-smi sees one (DEVICE).
+std::string choose_backend(std::string backend, const std::string& device) {
+  if (backend.empty()) backend = device.empty() ? "cpu" : "gpu";
+  if (backend != "gpu" && backend != "cpu") cannot_run("BACKEND must be gpu or cpu, not '" + backend + "'");
+  if (backend == "gpu" && device.empty()) cannot_run("BACKEND=gpu, but nvidia-smi sees no GPU here; BACKEND=cpu grades on the CPU backend");
+  return backend;
+}
+
+// The tools the builds on BACKEND need.
+void require_tools(const std::string& backend) {
+  for (const char* tool : {"make", "g++", "nm", "sha256sum"}) {
+    if (!have_command(tool)) cannot_run(std::string("'") + tool + "' is not installed; make doctor says what is missing");
+  }
+  if (backend == "gpu" && !have_command("nvcc") && !have_command("/usr/local/cuda/bin/nvcc")) {
+    cannot_run("nvcc is not installed; make doctor says what is missing");
+  }
+}
+
+std::vector<const grade::LabRubric*> labs_to_grade(const grade::Rubric& rubric, const Options& o) {
+  std::vector<const grade::LabRubric*> labs;
+  for (const grade::LabRubric& l : rubric.labs) {
+    if (o.lab_filter.empty() || &l == rubric.find(o.lab_filter)) labs.push_back(&l);
+  }
+  if (labs.empty()) cannot_run("no lab '" + o.lab_filter + "' in " + o.rubric_path);
+  return labs;
+}
+
+// The scratch folder: in TMPDIR, else /tmp.
+std::string make_scratch_folder() {
+  std::error_code ec;
+  const std::string tmp = std::filesystem::temp_directory_path(ec).string();
+  const std::string work = grade::make_private_dir((ec ? "/tmp" : tmp) + "/grade-");
+  if (work.empty()) cannot_run("cannot make a scratch folder in " + (ec ? "/tmp" : tmp));
+  // Student processes reach the folders handed over to them inside it, and list nothing.
+  chmod(work.c_str(), 0711);
+  return work;
+}
+
+// The fences around student processes, probed with the scratch and build folders in place.
+grade::Sandbox sandbox_for(const grade::Context& ctx, bool namespaces) {
+  try {
+    return grade::probe_sandbox(std::filesystem::current_path().string(),
+                                std::filesystem::weakly_canonical(ctx.build_dir).string(),
+                                std::filesystem::weakly_canonical(ctx.work_dir).string(), namespaces);
+  } catch (const grade::CannotGrade& e) {
+    lab::run_command({"rm", "-rf", ctx.work_dir});
+    cannot_run(e.what());
+  }
+}
+
+grade::Context make_context(const Options& o, const std::string& backend, const grade::Rubric& rubric) {
+  grade::Context ctx;
+  ctx.backend = backend;
+  ctx.src = o.src;
+  ctx.seed = o.seed >= 0 ? uint64_t(o.seed) : std::random_device{}() % 1000000000;
+  ctx.rubric = &rubric;
+  ctx.have_solutions = is_dir("solutions");
+  ctx.have_compute_sanitizer = have_command("compute-sanitizer");
+  ctx.have_ncu = have_command("ncu");
+  ctx.work_dir = make_scratch_folder();
+  ctx.build_dir = o.build_dir.empty() ? ctx.work_dir + "/build" : o.build_dir;
+  std::error_code ec;
+  if (!std::filesystem::create_directories(ctx.build_dir, ec) && ec) {
+    cannot_run("cannot make the build folder " + ctx.build_dir + ": " + ec.message());
+  }
+  ctx.sandbox = sandbox_for(ctx, !o.no_namespaces);
+  ctx.include_roots = grade::system_include_roots();
+  ctx.cxx_exports = grade::cxx_library_exports();
+  if (ctx.cxx_exports.empty()) cannot_run("cannot read the names the C++ library exports (nm -D of g++'s libstdc++.so)");
+  return ctx;
+}
+
+// Grades the labs, and then checks the grader's own files (trusted_files): a failure of the
+// grader's own, or a file of its changed, is "could not grade" (exit 2), never the student's 0.
+std::vector<grade::LabResult> grade_trusted(const grade::Context& ctx, const std::vector<const grade::LabRubric*>& labs,
+                                            const std::string& rubric_path) {
+  const auto trusted = trusted_files(rubric_path);
+  std::vector<grade::LabResult> results;
+  try {
+    results = grade_labs(ctx, labs);
+  } catch (const std::exception& e) {
+    lab::kill_descendants();
+    lab::run_command({"rm", "-rf", ctx.work_dir});
+    cannot_run(std::string("the grader failed: ") + e.what());
+  }
+  lab::kill_descendants();
+  for (const auto& [path, sum] : trusted) {
+    if (grade::fingerprint(path) != sum) {
+      lab::run_command({"rm", "-rf", ctx.work_dir});
+      cannot_run(path + " changed while student code ran: restore it (git checkout, make) before grading again");
+    }
+  }
+  return results;
+}
+
+void print_run_header(const grade::Context& ctx, const std::string& device) {
+  const std::string where = ctx.backend == "gpu" ? "the GPU (" + device + ")" : "the CPU backend (no GPU timings)";
+  std::printf("make grade: %s on %s, seed %llu (SEED=%llu reproduces the inputs)\n", ctx.src.c_str(), where.c_str(),
+              (unsigned long long)ctx.seed, (unsigned long long)ctx.seed);
+  std::printf("(sandbox: %s)\n", ctx.sandbox.describe().c_str());
+  std::fflush(stdout);
+}
+
+// Writes the reports, removes the scratch folder and prints the score; true at full marks.
+bool report(const grade::Context& ctx, const std::string& device, const std::vector<grade::LabResult>& results,
+            double seconds) {
+  double score = 0, max_score = 0;
+  for (const grade::LabResult& r : results) {
+    score += r.points();
+    max_score += r.max_points();
+  }
+  const grade::RunInfo run{ctx.src, ctx.backend, ctx.backend == "gpu" ? device : "the CPU backend", ctx.seed, seconds,
+                           ctx.sandbox.describe()};
+  const bool written = grade::write_reports(out_dir, run, results);
+  lab::run_command({"rm", "-rf", ctx.work_dir});
+  if (!written) cannot_run("could not write the reports into " + out_dir);
+  if (!runs_dir.empty()) grade::point_latest(runs_dir, out_dir);
+  std::printf("(reports: %s/results.json, %s/summary.txt; make status shows your progress)\n", out_dir.c_str(),
+              out_dir.c_str());
+  std::printf("Score: %s/%s\n", grade::points_text(score).c_str(), grade::points_text(max_score).c_str());
+  return score >= max_score;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -152,127 +325,20 @@ int main(int argc, char** argv) {
   // The builds the grader starts are makes of their own, not part of a calling make's jobs; and
   // `make grade SEED=N` exports SEED, which no student process may read.
   for (const char* name : {"MAKEFLAGS", "MFLAGS", "MAKELEVEL", "SEED"}) unsetenv(name);
-
-  std::string src = "labs", lab_filter, backend, rubric_path = "grading/rubric.txt", out, build_dir;
-  int64_t seed = -1;
-  bool strict = false, no_namespaces = false;
-  lab::Cli cli(argv[0], "Grades the labs of a source folder (the labs/ layout): build, correctness, safety,\n"
-                        "technique, performance. Run from the repository root; `make grade` does.");
-  cli.add_string("src", &src, "the folder to grade");
-  cli.add_string("lab", &lab_filter, "only this lab (01, or 01_matmul_naive: a lab of labs.txt)");
-  cli.add_string("backend", &backend, "gpu or cpu (default: gpu when nvidia-smi sees one)");
-  cli.add_int("seed", &seed, -1, INT64_MAX, "seed of the inputs (default: a new one each run)");
-  cli.add_string("rubric", &rubric_path, "the rubric file");
-  cli.add_string("out", &out, "where the reports go (default: a folder of this run's own, build/grade/<time>-<pid>,\n"
-                              "with build/grade/latest pointing at the newest)");
-  cli.add_string("build-dir", &build_dir, "build here and reuse what is there (default: a fresh folder, so "
-                                          "that nothing a submission left behind in an earlier run is trusted)");
-  cli.add_flag("strict", &strict, "exit 1 when the score is below full marks");
-  cli.add_flag("no-namespaces", &no_namespaces, "grade as an unprivileged user on a machine without namespaces: student\n"
-                                                "code as the grader's own user, checkout writable, network reachable\n"
-                                                "(to test the fences that remain)");
-  cli.parse(argc, argv);
-  if (out.empty()) {
-    runs_dir = "build/grade";
-    out = grade::new_run_folder(runs_dir);
-    if (out.empty()) cannot_run("cannot make a folder for the reports in " + runs_dir);
-  }
-  out_dir = out;
-
-  grade::Rubric rubric;
-  std::string error;
-  std::vector<lab::LabEntry> lab_table;
-  if (!lab::read_labs("labs.txt", &lab_table, &error) || !grade::read_rubric(rubric_path, lab_table, &rubric, &error)) {
-    cannot_run(error);
-  }
-  if (!is_dir(src)) cannot_run("no folder '" + src + "' to grade");
+  const Options o = parse_options(argc, argv);
+  choose_report_folder(o.out);
+  const grade::Rubric rubric = load_rubric(o.rubric_path);
+  if (!is_dir(o.src)) cannot_run("no folder '" + o.src + "' to grade");
   const std::string device = gpu_name();
-  if (backend.empty()) backend = device.empty() ? "cpu" : "gpu";
-  if (backend != "gpu" && backend != "cpu") cannot_run("BACKEND must be gpu or cpu, not '" + backend + "'");
-  if (backend == "gpu" && device.empty()) cannot_run("BACKEND=gpu, but nvidia-smi sees no GPU here; BACKEND=cpu grades on the CPU backend");
-  for (const char* tool : {"make", "g++", "nm", "sha256sum"}) {
-    if (!have_command(tool)) cannot_run(std::string("'") + tool + "' is not installed; make doctor says what is missing");
-  }
-  if (backend == "gpu" && !have_command("nvcc") && !have_command("/usr/local/cuda/bin/nvcc")) {
-    cannot_run("nvcc is not installed; make doctor says what is missing");
-  }
-  std::vector<const grade::LabRubric*> labs;
-  for (const grade::LabRubric& l : rubric.labs) {
-    if (lab_filter.empty() || &l == rubric.find(lab_filter)) labs.push_back(&l);
-  }
-  if (labs.empty()) cannot_run("no lab '" + lab_filter + "' in " + rubric_path);
+  const std::string backend = choose_backend(o.backend, device);
+  require_tools(backend);
+  const std::vector<const grade::LabRubric*> labs = labs_to_grade(rubric, o);
 
-  grade::Context ctx;
-  ctx.backend = backend;
-  ctx.src = src;
-  ctx.seed = seed >= 0 ? uint64_t(seed) : std::random_device{}() % 1000000000;
-  ctx.rubric = &rubric;
-  ctx.have_solutions = is_dir("solutions");
-  ctx.have_compute_sanitizer = have_command("compute-sanitizer");
-  ctx.have_ncu = have_command("ncu");
-  // The scratch folder: in TMPDIR, else /tmp.
-  std::error_code ec;
-  const std::string tmp = std::filesystem::temp_directory_path(ec).string();
-  const std::string work = grade::make_private_dir((ec ? "/tmp" : tmp) + "/grade-");
-  if (work.empty()) cannot_run("cannot make a scratch folder in " + (ec ? "/tmp" : tmp));
-  // Student processes reach the folders handed over to them inside it, and list nothing.
-  chmod(work.c_str(), 0711);
-  ctx.work_dir = work;
-  ctx.build_dir = build_dir.empty() ? work + "/build" : build_dir;
-  if (!std::filesystem::create_directories(ctx.build_dir, ec) && ec) {
-    cannot_run("cannot make the build folder " + ctx.build_dir + ": " + ec.message());
-  }
-  try {
-    ctx.sandbox = grade::probe_sandbox(std::filesystem::current_path().string(),
-                                       std::filesystem::weakly_canonical(ctx.build_dir).string(),
-                                       std::filesystem::weakly_canonical(work).string(), !no_namespaces);
-  } catch (const grade::CannotGrade& e) {
-    lab::run_command({"rm", "-rf", work});
-    cannot_run(e.what());
-  }
-  ctx.include_roots = grade::system_include_roots();
-  ctx.cxx_exports = grade::cxx_library_exports();
-  if (ctx.cxx_exports.empty()) cannot_run("cannot read the names the C++ library exports (nm -D of g++'s libstdc++.so)");
+  const grade::Context ctx = make_context(o, backend, rubric);
   lab::run_command({"mkdir", "-p", out_dir});
-
-  const std::string where = backend == "gpu" ? "the GPU (" + device + ")" : "the CPU backend (no GPU timings)";
-  std::printf("make grade: %s on %s, seed %llu (SEED=%llu reproduces the inputs)\n", src.c_str(), where.c_str(),
-              (unsigned long long)ctx.seed, (unsigned long long)ctx.seed);
-  std::printf("(sandbox: %s)\n", ctx.sandbox.describe().c_str());
-  std::fflush(stdout);
-
-  const auto trusted = trusted_files(rubric_path);
-  // A failure of the grader's own is "could not grade" (exit 2), never the student's 0.
-  std::vector<grade::LabResult> results;
-  try {
-    results = grade_labs(ctx, labs);
-  } catch (const std::exception& e) {
-    lab::kill_descendants();
-    lab::run_command({"rm", "-rf", work});
-    cannot_run(std::string("the grader failed: ") + e.what());
-  }
-  lab::kill_descendants();
-  for (const auto& [path, sum] : trusted) {
-    if (grade::fingerprint(path) != sum) {
-      lab::run_command({"rm", "-rf", work});
-      cannot_run(path + " changed while student code ran: restore it (git checkout, make) before grading again");
-    }
-  }
-
-  double score = 0, max_score = 0;
-  for (const grade::LabResult& r : results) {
-    score += r.points();
-    max_score += r.max_points();
-  }
-  grade::RunInfo run{src, backend, backend == "gpu" ? device : "the CPU backend", ctx.seed,
-                     std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(),
-                     ctx.sandbox.describe()};
-  const bool written = grade::write_reports(out_dir, run, results);
-  lab::run_command({"rm", "-rf", work});
-  if (!written) cannot_run("could not write the reports into " + out_dir);
-  if (!runs_dir.empty()) grade::point_latest(runs_dir, out_dir);
-  std::printf("(reports: %s/results.json, %s/summary.txt; make status shows your progress)\n", out_dir.c_str(),
-              out_dir.c_str());
-  std::printf("Score: %s/%s\n", grade::points_text(score).c_str(), grade::points_text(max_score).c_str());
-  return strict && score < max_score ? lab::kExitWrong : lab::kExitPass;
+  print_run_header(ctx, device);
+  const std::vector<grade::LabResult> results = grade_trusted(ctx, labs, o.rubric_path);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const bool full_marks = report(ctx, device, results, seconds);
+  return o.strict && !full_marks ? lab::kExitWrong : lab::kExitPass;
 }
