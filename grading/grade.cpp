@@ -21,6 +21,7 @@
 #include "common/descendants.h"
 #include "common/exit_codes.h"
 #include "common/subprocess.h"
+#include "grading/build_folder.h"
 #include "grading/checks.h"
 #include "grading/isolation.h"
 #include "grading/report.h"
@@ -133,12 +134,19 @@ grade::LabResult grade_lab(const grade::Context& ctx, const grade::LabRubric& l,
 }
 
 // Builds and grades each lab; the results, in the rubric's order.
-std::vector<grade::LabResult> grade_labs(const grade::Context& ctx, const std::vector<const grade::LabRubric*>& labs) {
+// BUILD_STAMP: what the builds depend on that make does not see (the grader, the makefiles).
+std::vector<grade::LabResult> grade_labs(const grade::Context& ctx, const std::vector<const grade::LabRubric*>& labs,
+                                         const std::string& build_stamp) {
   // Build every lab first: the builds run no student code, and each program's fingerprint is
   // taken before any student code can run.
   std::vector<grade::LabPrograms> programs(labs.size());
   std::vector<grade::CheckResult> builds;
-  for (size_t i = 0; i < labs.size(); ++i) builds.push_back(grade::check_build(ctx, *labs[i], &programs[i]));
+  {
+    const grade::BuildLock lock(ctx.build_dir);
+    std::string error;
+    if (!grade::prepare_build_folder(ctx.build_dir, build_stamp, &error)) throw grade::CannotGrade(error);
+    for (size_t i = 0; i < labs.size(); ++i) builds.push_back(grade::check_build(ctx, *labs[i], &programs[i]));
+  }
   std::vector<grade::LabResult> results;
   for (size_t i = 0; i < labs.size(); ++i) results.push_back(grade_lab(ctx, *labs[i], programs[i], builds[i]));
   return results;
@@ -162,8 +170,9 @@ Options parse_options(int argc, char** argv) {
   cli.add_string("rubric", &o.rubric_path, "the rubric file");
   cli.add_string("out", &o.out, "where the reports go (default: a folder of this run's own, build/grade/<time>-<pid>,\n"
                                 "with build/grade/latest pointing at the newest)");
-  cli.add_string("build-dir", &o.build_dir, "build here and reuse what is there (default: a fresh folder, so "
-                                            "that nothing a submission left behind in an earlier run is trusted)");
+  cli.add_string("build-dir", &o.build_dir, "the build folder, kept between runs (default build/grade-build): the lab\n"
+                                            "programs' parts and the solutions' programs are built once, an unchanged\n"
+                                            "student file is not compiled again, and a new grader or makefile empties it");
   cli.add_flag("strict", &o.strict, "exit 1 when the score is below full marks");
   cli.add_flag("no-namespaces", &o.no_namespaces, "grade as an unprivileged user on a machine without namespaces: student\n"
                                                   "code as the grader's own user, checkout writable, network reachable\n"
@@ -254,12 +263,19 @@ grade::Context make_context(const Options& o, const std::string& backend, const 
   ctx.have_compute_sanitizer = have_command("compute-sanitizer");
   ctx.have_ncu = have_command("ncu");
   ctx.work_dir = make_scratch_folder();
-  ctx.build_dir = o.build_dir.empty() ? ctx.work_dir + "/build" : o.build_dir;
-  std::error_code ec;
-  if (!std::filesystem::create_directories(ctx.build_dir, ec) && ec) {
-    cannot_run("cannot make the build folder " + ctx.build_dir + ": " + ec.message());
-  }
-  ctx.sandbox = sandbox_for(ctx, !o.no_namespaces);
+  auto use_build_folder = [&](const std::string& folder) {
+    ctx.build_dir = folder;
+    std::error_code ec;
+    if (!std::filesystem::create_directories(folder, ec) && ec) {
+      lab::run_command({"rm", "-rf", ctx.work_dir});
+      cannot_run("cannot make the build folder " + folder + ": " + ec.message());
+    }
+    ctx.sandbox = sandbox_for(ctx, !o.no_namespaces);
+  };
+  use_build_folder(o.build_dir.empty() ? "build/grade-build" : o.build_dir);
+  // Without namespaces student code can write the build folder, and a folder kept between runs
+  // could hold what an earlier submission planted: this run builds afresh, in its scratch folder.
+  if (o.build_dir.empty() && !ctx.sandbox.namespaces) use_build_folder(ctx.work_dir + "/build");
   ctx.include_roots = grade::system_include_roots();
   ctx.cxx_exports = grade::cxx_library_exports();
   if (ctx.cxx_exports.empty()) cannot_run("cannot read the names the C++ library exports (nm -D of g++'s libstdc++.so)");
@@ -271,9 +287,13 @@ grade::Context make_context(const Options& o, const std::string& backend, const 
 std::vector<grade::LabResult> grade_trusted(const grade::Context& ctx, const std::vector<const grade::LabRubric*>& labs,
                                             const std::string& rubric_path) {
   const auto trusted = trusted_files(rubric_path);
+  std::string build_stamp;
+  for (const auto& [path, sum] : trusted) {
+    if (path != rubric_path) build_stamp += path + " " + sum + "\n";
+  }
   std::vector<grade::LabResult> results;
   try {
-    results = grade_labs(ctx, labs);
+    results = grade_labs(ctx, labs, build_stamp);
   } catch (const std::exception& e) {
     lab::kill_descendants();
     lab::run_command({"rm", "-rf", ctx.work_dir});

@@ -2,8 +2,8 @@
 // every skeleton gets 0 without a crash; each wrong submission of the corpus is caught by the
 // check that should catch it; a hostile submission cannot make itself pass. They grade on the
 // CPU backend (CI has no GPU) and are skipped when `make test TEST_BACKENDS=gpu` leaves it out.
-// The runs share one build folder to stay fast, except the tamper test, which needs the
-// grader's default: a fresh one.
+// The runs share one build folder to stay fast, except the tamper test, which needs a fresh one
+// (the grader's default where it has no namespaces).
 #include <doctest/doctest.h>
 
 #include <sys/stat.h>
@@ -450,7 +450,7 @@ TEST_CASE("a grader that is not root fences student code in a user namespace" *
   options.env = {"PEEK_CHECKOUT=" + std::filesystem::current_path().string()};
   const lab::RunResult r = lab::run_command({"setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "build/host/grade",
                                              "--backend", "cpu", "--seed", "4242", "--src", "build/corpus/peek", "--lab", "01",
-                                             "--rubric", "tests/fixtures/rubric-fast.txt", "--out", out},
+                                             "--rubric", "tests/fixtures/rubric-fast.txt", "--out", out, "--build-dir", out + "/build"},
                                             options);
   CAPTURE(r.output);
   REQUIRE(r.exited(0));
@@ -543,12 +543,14 @@ using lab_test::kNoMountNamespace;
 
 // Runs the grader on SUBMISSION lab 01 under PREFIX (a command that sets up a fault), into OUT
 // over an earlier run's report, and returns the run and the results.json it left.
-Graded grade_with_fault(const std::vector<std::string>& prefix, const std::string& submission, const std::string& out) {
+Graded grade_with_fault(const std::vector<std::string>& prefix, const std::string& submission, const std::string& out,
+                        const std::vector<std::string>& more_args = {}) {
   lab::run_command({"mkdir", "-p", out});
   lab::run_command({"chmod", "777", out});
   std::ofstream(out + "/results.json") << "{\"score\": 58, \"tests\": []}\n";
   std::vector<std::string> argv = prefix;
   argv.insert(argv.end(), {"build/host/grade", "--src", submission, "--lab", "01", "--out", out});
+  argv.insert(argv.end(), more_args.begin(), more_args.end());
   Graded g;
   lab::RunOptions options;
   options.timeout_s = 600;
@@ -617,12 +619,12 @@ TEST_CASE("a root grader in a checkout that user nobody cannot read says so (exi
 
 TEST_CASE("a full disk is 'could not grade' (exit 2), never the student's 0" *
           doctest::skip(lab_test::kNoCpuSolutions || kNoMountNamespace)) {
-  // The grader's scratch folder (TMPDIR) on a disk of 2 MiB: the solution's build runs out of
+  // The grader's build and scratch folders on a disk of 2 MiB: the solution's build runs out of
   // room before the student's starts. The disk is mounted, in a namespace of the grader's own,
   // over a folder outside the checkout wherever that is (/mnt), which user nobody can read.
   const Graded g = grade_with_fault({"unshare", "--mount", "--", "sh", "-c",
                                      "mount -t tmpfs -o size=2m,mode=1777 tmpfs /mnt && TMPDIR=/mnt exec \"$@\"", "sh"},
-                                    "solutions", "build/test/fault-disk");
+                                    "solutions", "build/test/fault-disk", {"--build-dir", "/mnt/build"});
   CAPTURE(g.run.output);
   CHECK(g.run.exited(2));
   CHECK(contains(g.run.output, "does not build here"));

@@ -1,0 +1,58 @@
+#include "grading/build_folder.h"
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace grade {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr const char* kStampFile = ".grader-stamp";
+constexpr const char* kLockFile = ".lock";
+
+}  // namespace
+
+bool prepare_build_folder(const std::string& folder, const std::string& stamp, std::string* error) {
+  std::error_code ec;
+  fs::create_directories(folder, ec);
+  if (ec) {
+    *error = "cannot make the build folder " + folder + ": " + ec.message();
+    return false;
+  }
+  std::stringstream kept;
+  kept << std::ifstream(folder + "/" + kStampFile).rdbuf();
+  if (kept.str() == stamp) return true;
+  for (const fs::directory_entry& entry : fs::directory_iterator(folder, ec)) {
+    if (entry.path().filename() == kLockFile) continue;  // held by this grader
+    fs::remove_all(entry.path(), ec);
+    if (ec) {
+      *error = "cannot empty the build folder " + folder + " (built by an older grader): " + ec.message();
+      return false;
+    }
+  }
+  std::ofstream(folder + "/" + kStampFile) << stamp;
+  return true;
+}
+
+BuildLock::BuildLock(const std::string& folder) {
+  fd_ = open((folder + "/" + kLockFile).c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (fd_ < 0) return;  // an unwritable folder: its builds fail next, and say why
+  if (flock(fd_, LOCK_EX | LOCK_NB) == 0) return;
+  std::printf("(waiting for another grader, which is building in %s)\n", folder.c_str());
+  std::fflush(stdout);
+  flock(fd_, LOCK_EX);
+}
+
+BuildLock::~BuildLock() {
+  if (fd_ >= 0) close(fd_);
+}
+
+}  // namespace grade
