@@ -304,10 +304,10 @@ Built fenced_build(const Context& ctx, const LabRubric& lab, const StudentCopy& 
     b.ok = false;
     return b;
   }
-  // make compiles a copy of the file beside the object (stem.cu, mk/labs.mk), and says in
-  // stem.d what that compile read.
+  // make compiles a copy of the private copy, beside the object (stem.cu, mk/labs.mk), whose
+  // #line names the private copy: nvcc lists both in stem.d, what that compile read.
   const std::string stem = program->object.substr(0, program->object.size() - 2);
-  const std::string foreign = foreign_include(stem + ".d", stem + ".cu", student.include_roots);
+  const std::string foreign = foreign_include(stem + ".d", {stem + ".cu", student.copy}, student.include_roots);
   if (foreign.empty()) return b;
   b.refusal.push_back("the build read a file that is none of the lab's headers (" + public_headers_text(student.public_dir) +
                       ") nor a system header:");

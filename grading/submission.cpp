@@ -144,16 +144,17 @@ std::vector<std::string> system_include_roots() {
   return roots;
 }
 
-std::string foreign_include(const std::string& dep_file, const std::string& own,
+std::string foreign_include(const std::string& dep_file, const std::vector<std::string>& own,
                             const std::vector<std::string>& roots) {
   bool ok = false;
   const std::string text = read_all(dep_file, &ok);
   const std::vector<std::string> names = first_rule_prerequisites(text);
   if (!ok || names.empty()) return dep_file;
-  const std::string own_path = resolved(own);
+  std::vector<std::string> own_paths;
+  for (const std::string& file : own) own_paths.push_back(resolved(file));
   for (const std::string& name : names) {
     const std::string path = resolved(name);
-    if (path == own_path) continue;
+    if (std::find(own_paths.begin(), own_paths.end(), path) != own_paths.end()) continue;
     bool inside = false;
     for (const std::string& root : roots) inside |= path.compare(0, root.size() + 1, root + "/") == 0;
     if (!inside) return path;

@@ -29,10 +29,11 @@ std::vector<std::string> system_include_roots();
 // would replace for the whole program; empty when they cannot be read.
 std::set<std::string> cxx_library_exports();
 
-// The first file listed in the make dependency file DEP_FILE that is neither OWN (the student's
-// copy) nor under one of ROOTS, resolved through links; "" when there is none. A dependency file
-// that cannot be read counts as reading something unknown: its own path is returned.
-std::string foreign_include(const std::string& dep_file, const std::string& own,
+// The first file listed in the make dependency file DEP_FILE that is neither one of OWN (the
+// student's file, as copied) nor under one of ROOTS, resolved through links; "" when there is
+// none. A dependency file that cannot be read counts as reading something unknown: its own path
+// is returned.
+std::string foreign_include(const std::string& dep_file, const std::vector<std::string>& own,
                             const std::vector<std::string>& roots);
 
 // The headers in PUBLIC_DIR, the ones a lab file may include, as "common/ceil_div.h, ...".
