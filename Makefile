@@ -17,7 +17,7 @@ include mk/variants.mk
 include mk/maintainer.mk
 include mk/tests.mk
 
-.PHONY: all help run grade bench status test doctor clean
+.PHONY: all help run check grade profile bench status test doctor clean
 
 ## build every lab program for this backend (labs/ and solutions/)
 all: $(foreach s,labs $(if $(SOLUTION_LABS),solutions),$(foreach l,$(LABS),$(call lab_program,$(l),$(s),$(FLAVOR))))
@@ -46,6 +46,24 @@ run:
 	@scripts/run-lab "$(BACKEND)" "$(call lab_program,$(call lab_name,$(LAB)),$(SRC),$(FLAVOR))" \
 	  "$(if $(filter gpu,$(BACKEND)),$(if $(filter $(call lab_name,$(LAB)),$(SOLUTION_LABS)),$(call lab_program,$(call lab_name,$(LAB)),solutions,$(FLAVOR))))" \
 	  "$(if $(filter gpu,$(BACKEND)),$(BUILD)/$(FLAVOR)/bin/ceilings)" $(ARGS)
+
+# The program is built in the flavor that measures: the plain GPU build under Nsight Compute,
+# the CPU backend's counting build (cpu-count) without a GPU.
+## where a lab's kernels spend time and bytes: Nsight Compute on a GPU, counts without (LAB=02, ARGS=)
+profile:
+	@[ -n "$(LAB)" ] && [ -n "$(call lab_name,$(LAB))" ] || { echo "make profile: say which lab, e.g. make profile LAB=02 (labs: $(LABS))" >&2; exit 2; }
+	@$(MAKE) --no-print-directory -s $(call lab_program,$(call lab_name,$(LAB)),$(SRC),$(PROFILE_FLAVOR))
+	@scripts/profile-lab "$(BACKEND)" "$(call lab_program,$(call lab_name,$(LAB)),$(SRC),$(PROFILE_FLAVOR))" $(ARGS)
+PROFILE_FLAVOR = $(if $(filter gpu,$(BACKEND)),gpu,cpu-count)
+
+# The grader's quick pass: the same build, correctness and safety checks and hints as make grade,
+# on the rubric's edge shapes, without technique and performance (nothing is timed); its reports
+# go to build/check, so make status counts only make grade's.
+## after each edit: build, correctness and safety as make grade checks them, in seconds (LAB=03)
+check: deps-backend $(GRADER)
+	@$(GRADER) --quick --src $(call shell_quote,$(SRC)) --backend $(BACKEND) $(if $(LAB),--lab $(LAB)) $(if $(SEED),--seed $(SEED)) \
+	  $(if $(RUBRIC),--rubric "$(RUBRIC)"); status=$$?; \
+	  [ $$status -eq 0 ] || echo "(the grader exited with status $$status)"; exit $$status
 
 # Grades SRC (default labs/): every lab, or LAB=NN; SEED=N reproduces a run's inputs; STRICT=1
 # fails below full marks; RUBRIC=file. The grader's own exit status (0 ran, 1 below full marks

@@ -271,7 +271,7 @@ std::vector<std::pair<std::string, Program*>> flavors_needed(const Context& ctx,
   std::vector<std::pair<std::string, Program*>> flavors = {{ctx.backend, &programs->main}};
   if (ctx.backend == "cpu") {
     flavors.insert(flavors.end(), {{"cpu-asan", &programs->asan}, {"cpu-tsan", &programs->tsan}});
-    if (lab.technique != "none") flavors.push_back({"cpu-count", &programs->count});
+    if (lab.technique != "none" && !ctx.quick) flavors.push_back({"cpu-count", &programs->count});
   }
   return flavors;
 }

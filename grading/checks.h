@@ -44,6 +44,7 @@ struct Context {
   bool have_solutions = false;
   bool have_compute_sanitizer = false;
   bool have_ncu = false;
+  bool quick = false;      // make check: build, correctness and safety only, nothing timed
   Sandbox sandbox;         // the fences around each student process
   std::vector<std::string> include_roots;  // where a student build may read headers (submission.h)
   std::set<std::string> cxx_exports;       // what the shared C++ library exports (submission.h)

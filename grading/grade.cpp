@@ -115,15 +115,17 @@ grade::LabResult grade_lab(const grade::Context& ctx, const grade::LabRubric& l,
   }
   if (why_skipped.empty()) {
     record(grade::check_safety(ctx, l, programs));
-    record(grade::check_technique(ctx, l, programs));
-    record(grade::check_performance(ctx, l, programs));
+    if (!ctx.quick) {
+      record(grade::check_technique(ctx, l, programs));
+      record(grade::check_performance(ctx, l, programs));
+    }
   } else {
     if (!built) skipped("correctness", l.points_correctness, why_skipped);
     skipped("safety", l.points_safety, why_skipped);
-    skipped("technique", l.points_technique, why_skipped);
-    if (ctx.backend == "gpu") skipped("performance", l.points_performance, why_skipped);
+    if (!ctx.quick) skipped("technique", l.points_technique, why_skipped);
+    if (ctx.backend == "gpu" && !ctx.quick) skipped("performance", l.points_performance, why_skipped);
   }
-  if (ctx.backend == "cpu" && result.find("performance") == nullptr) {
+  if (ctx.backend == "cpu" && !ctx.quick && result.find("performance") == nullptr) {
     grade::CheckResult waived("performance", grade::Status::kWaived, 0);
     waived.details.push_back("waived on the CPU backend: its times say nothing about a GPU");
     record(waived);
@@ -156,7 +158,7 @@ std::vector<grade::LabResult> grade_labs(const grade::Context& ctx, const std::v
 struct Options {
   std::string src = "labs", lab_filter, backend, rubric_path = "grading/rubric.txt", out, build_dir;
   int64_t seed = -1;
-  bool strict = false, no_namespaces = false;
+  bool strict = false, no_namespaces = false, quick = false;
 };
 
 Options parse_options(int argc, char** argv) {
@@ -174,6 +176,8 @@ Options parse_options(int argc, char** argv) {
                                             "programs' parts and the solutions' programs are built once, an unchanged\n"
                                             "student file is not compiled again, and a new grader or makefile empties it");
   cli.add_flag("strict", &o.strict, "exit 1 when the score is below full marks");
+  cli.add_flag("quick", &o.quick, "build, correctness and safety only (make check): the checks to run after each edit;\n"
+                                  "its score counts those checks' points only");
   cli.add_flag("no-namespaces", &o.no_namespaces, "grade as an unprivileged user on a machine without namespaces: student\n"
                                                   "code as the grader's own user, checkout writable, network reachable\n"
                                                   "(to test the fences that remain)");
@@ -181,13 +185,14 @@ Options parse_options(int argc, char** argv) {
   return o;
 }
 
-// Sets out_dir (and runs_dir): OUT, or a new folder of this run's own under build/grade.
-void choose_report_folder(const std::string& out) {
+// Sets out_dir (and runs_dir): OUT, or a new folder of this run's own under build/grade (under
+// build/check for a QUICK run, whose partial scores make status must not read).
+void choose_report_folder(const std::string& out, bool quick) {
   if (!out.empty()) {
     out_dir = out;
     return;
   }
-  runs_dir = "build/grade";
+  runs_dir = quick ? "build/check" : "build/grade";
   const std::string run = grade::new_run_folder(runs_dir);
   if (run.empty()) cannot_run("cannot make a folder for the reports in " + runs_dir);
   out_dir = run;
@@ -262,6 +267,7 @@ grade::Context make_context(const Options& o, const std::string& backend, const 
   ctx.have_solutions = is_dir("solutions");
   ctx.have_compute_sanitizer = have_command("compute-sanitizer");
   ctx.have_ncu = have_command("ncu");
+  ctx.quick = o.quick;
   ctx.work_dir = make_scratch_folder();
   auto use_build_folder = [&](const std::string& folder) {
     ctx.build_dir = folder;
@@ -311,7 +317,8 @@ std::vector<grade::LabResult> grade_trusted(const grade::Context& ctx, const std
 
 void print_run_header(const grade::Context& ctx, const std::string& device) {
   const std::string where = ctx.backend == "gpu" ? "the GPU (" + device + ")" : "the CPU backend (no GPU timings)";
-  std::printf("make grade: %s on %s, seed %llu (SEED=%llu reproduces the inputs)\n", ctx.src.c_str(), where.c_str(),
+  std::printf("%s: %s on %s, seed %llu (SEED=%llu reproduces the inputs)\n", ctx.quick ? "make check" : "make grade",
+              ctx.src.c_str(), where.c_str(),
               (unsigned long long)ctx.seed, (unsigned long long)ctx.seed);
   std::printf("(sandbox: %s)\n", ctx.sandbox.describe().c_str());
   std::fflush(stdout);
@@ -331,9 +338,10 @@ bool report(const grade::Context& ctx, const std::string& device, const std::vec
   lab::run_command({"rm", "-rf", ctx.work_dir});
   if (!written) cannot_run("could not write the reports into " + out_dir);
   if (!runs_dir.empty()) grade::point_latest(runs_dir, out_dir);
-  std::printf("(reports: %s/results.json, %s/summary.txt; make status shows your progress)\n", out_dir.c_str(),
-              out_dir.c_str());
-  std::printf("Score: %s/%s\n", grade::points_text(score).c_str(), grade::points_text(max_score).c_str());
+  std::printf("(reports: %s/results.json, %s/summary.txt; %s)\n", out_dir.c_str(), out_dir.c_str(),
+              ctx.quick ? "make grade runs every check" : "make status shows your progress");
+  std::printf("Score: %s/%s%s\n", grade::points_text(score).c_str(), grade::points_text(max_score).c_str(),
+              ctx.quick ? " (build, correctness and safety)" : "");
   return score >= max_score;
 }
 
@@ -346,7 +354,7 @@ int main(int argc, char** argv) {
   // `make grade SEED=N` exports SEED, which no student process may read.
   for (const char* name : {"MAKEFLAGS", "MFLAGS", "MAKELEVEL", "SEED"}) unsetenv(name);
   const Options o = parse_options(argc, argv);
-  choose_report_folder(o.out);
+  choose_report_folder(o.out, o.quick);
   const grade::Rubric rubric = load_rubric(o.rubric_path);
   if (!is_dir(o.src)) cannot_run("no folder '" + o.src + "' to grade");
   const std::string device = gpu_name();
