@@ -40,13 +40,15 @@ bool is_dir(const std::string& path) {
 }
 
 // Where the reports go, once the arguments say so; and, when this run has a folder of its own
-// under build/grade, that parent, whose `latest` link points at it once it reports.
-std::string out_dir, runs_dir;
+// under build/grade, that parent, whose `latest` link points at it once it reports. And the
+// scratch folder, once made: removed however the run ends.
+std::string out_dir, runs_dir, scratch_dir;
 
 // Exit 2, "could not grade": said on stderr and, once the report folder is known, in its
 // results.json in place of an earlier run's.
 [[noreturn]] void cannot_run(const std::string& why) {
   std::fprintf(stderr, "make grade: %s\n", why.c_str());
+  if (!scratch_dir.empty()) lab::run_command({"rm", "-rf", scratch_dir});
   if (!out_dir.empty()) {
     lab::run_command({"mkdir", "-p", out_dir});
     if (!grade::write_could_not_grade(out_dir, why)) std::fprintf(stderr, "make grade: could not write into %s either\n", out_dir.c_str());
@@ -125,10 +127,9 @@ grade::LabResult grade_lab(const grade::Context& ctx, const grade::LabRubric& l,
     if (!ctx.quick) skipped("technique", l.points_technique, why_skipped);
     if (ctx.backend == "gpu" && !ctx.quick) skipped("performance", l.points_performance, why_skipped);
   }
+  // On the CPU backend the performance check is waived (and runs nothing), whatever came before.
   if (ctx.backend == "cpu" && !ctx.quick && result.find("performance") == nullptr) {
-    grade::CheckResult waived("performance", grade::Status::kWaived, 0);
-    waived.details.push_back("waived on the CPU backend: its times say nothing about a GPU");
-    record(waived);
+    record(grade::check_performance(ctx, l, programs));
   }
   std::printf("lab %s: %s/%s\n", l.number.c_str(), grade::points_text(result.points()).c_str(),
               grade::points_text(result.max_points()).c_str());
@@ -243,6 +244,7 @@ std::string make_scratch_folder() {
   if (work.empty()) cannot_run("cannot make a scratch folder in " + (ec ? "/tmp" : tmp));
   // Student processes reach the folders handed over to them inside it, and list nothing.
   chmod(work.c_str(), 0711);
+  scratch_dir = work;
   return work;
 }
 
@@ -253,7 +255,6 @@ grade::Sandbox sandbox_for(const grade::Context& ctx, bool namespaces) {
                                 std::filesystem::weakly_canonical(ctx.build_dir).string(),
                                 std::filesystem::weakly_canonical(ctx.work_dir).string(), namespaces);
   } catch (const grade::CannotGrade& e) {
-    lab::run_command({"rm", "-rf", ctx.work_dir});
     cannot_run(e.what());
   }
 }
@@ -273,7 +274,6 @@ grade::Context make_context(const Options& o, const std::string& backend, const 
     ctx.build_dir = folder;
     std::error_code ec;
     if (!std::filesystem::create_directories(folder, ec) && ec) {
-      lab::run_command({"rm", "-rf", ctx.work_dir});
       cannot_run("cannot make the build folder " + folder + ": " + ec.message());
     }
     ctx.sandbox = sandbox_for(ctx, !o.no_namespaces);
@@ -302,13 +302,11 @@ std::vector<grade::LabResult> grade_trusted(const grade::Context& ctx, const std
     results = grade_labs(ctx, labs, build_stamp);
   } catch (const std::exception& e) {
     lab::kill_descendants();
-    lab::run_command({"rm", "-rf", ctx.work_dir});
     cannot_run(std::string("the grader failed: ") + e.what());
   }
   lab::kill_descendants();
   for (const auto& [path, sum] : trusted) {
     if (grade::fingerprint(path) != sum) {
-      lab::run_command({"rm", "-rf", ctx.work_dir});
       cannot_run(path + " changed while student code ran: restore it (git checkout, make) before grading again");
     }
   }

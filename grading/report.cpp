@@ -45,7 +45,11 @@ std::string json_string(const std::string& s) {
   return out + "\"";
 }
 
+// Makes the folder first: a report folder inside the build folder (as --out and --build-dir may
+// name) is gone when a new grader empties that (grading/build_folder.h).
 bool write_atomically(const std::string& path, const std::string& text) {
+  std::error_code ec;
+  std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ec);
   const std::string tmp = path + ".tmp";
   std::ofstream out(tmp, std::ios::trunc);
   out << text;
