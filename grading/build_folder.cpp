@@ -27,9 +27,21 @@ bool prepare_build_folder(const std::string& folder, const std::string& stamp, s
     *error = "cannot make the build folder " + folder + ": " + ec.message();
     return false;
   }
+  const std::string stamp_path = folder + "/" + kStampFile;
   std::stringstream kept;
-  kept << std::ifstream(folder + "/" + kStampFile).rdbuf();
+  kept << std::ifstream(stamp_path).rdbuf();
   if (kept.str() == stamp) return true;
+  // Only a folder this grader made is ever emptied: --build-dir naming a folder of other files
+  // (a home, the checkout's build/) is refused, not wiped.
+  if (!fs::exists(stamp_path)) {
+    for (const fs::directory_entry& entry : fs::directory_iterator(folder, ec)) {
+      if (entry.path().filename() == kLockFile) continue;
+      *error = "the build folder " + folder + " holds files, but no " + kStampFile +
+               ": it is not a folder the grader made, and the grader empties its build folder when it changes; "
+               "give a new or empty folder";
+      return false;
+    }
+  }
   for (const fs::directory_entry& entry : fs::directory_iterator(folder, ec)) {
     if (entry.path().filename() == kLockFile) continue;  // held by this grader
     fs::remove_all(entry.path(), ec);

@@ -12,7 +12,8 @@ namespace grade {
 
 // Makes FOLDER ready for this run's builds: emptied first when STAMP (a fingerprint of the grader
 // and the makefiles) differs from the stamp it was left with. False, with the reason in *error,
-// when it cannot be made or emptied.
+// when it cannot be made or emptied, or when it holds files but no stamp (not a folder the
+// grader made, which it never empties).
 bool prepare_build_folder(const std::string& folder, const std::string& stamp, std::string* error);
 
 // Holds FOLDER's lock while it lives: graders that share a build folder build one at a time

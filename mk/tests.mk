@@ -26,7 +26,8 @@ $(BUILD)/test/%: tests/%.cpp $(BUILD)/test/doctest_main.o $(HOST_OBJS) | deps
 	$(CXX) $(CXXFLAGS) -MMD -MP $< $(filter %.o,$^) -o $@
 # The bench's tests check its reports, which only it links; the technique's, the grader's rules.
 $(BUILD)/test/harness/test_bench: $(BENCH_HOST_OBJS)
-$(BUILD)/test/grading/test_technique $(BUILD)/test/grading/test_sandbox $(BUILD)/test/grading/test_submission: $(filter-out %/grade.o,$(GRADER_OBJS))
+$(BUILD)/test/grading/test_technique $(BUILD)/test/grading/test_sandbox $(BUILD)/test/grading/test_submission \
+  $(BUILD)/test/grading/test_build_folder: $(filter-out %/grade.o,$(GRADER_OBJS))
 $(BUILD)/test/grading/test_utf8 $(BUILD)/test/grading/test_grade: $(BUILD)/host/grading/utf8.o
 
 # The grader's tests grade the solutions, fresh skeletons and the corpus of wrong submissions.
