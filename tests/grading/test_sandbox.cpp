@@ -106,3 +106,23 @@ TEST_CASE("a compiler that reads /dev/zero stops at the build's memory limit, in
   CHECK(contains(r.output, "out of memory"));
   CHECK(seconds < 30);
 }
+
+TEST_CASE("a student's build writes its own folders only: the kept build folder's other builds are read-only to it" *
+          doctest::skip(kNoMountNamespace)) {
+  // The grader keeps its build folder between runs (grading/build_folder.h): a build that could
+  // write the harness's objects, or another submission's, would plant code in later programs.
+  const Run run;
+  REQUIRE(run.sandbox.namespaces);
+  const std::string harness = run.build + "/cpu/obj/harness";
+  fs::create_directories(harness);
+  std::ofstream(harness + "/lab_main.o") << "the grader's object\n";
+  auto fenced_sh = [&](const std::string& script) {
+    return lab::run_command(run.sandbox.wrap_build({"sh", "-c", script}, 60, {run.copies, run.obj}));
+  };
+  CHECK(fenced_sh("echo mine > '" + run.obj + "/lab.o'").exited(0));
+  const lab::RunResult planted = fenced_sh("echo planted > '" + harness + "/lab_main.o'");
+  CHECK_FALSE(planted.exited(0));
+  CHECK(contains(planted.output, "Read-only file system"));
+  CHECK_FALSE(fenced_sh("touch '" + run.build + "/new_folder_file'").exited(0));
+  CHECK(lab_test::read_file(harness + "/lab_main.o") == "the grader's object\n");
+}
