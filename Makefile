@@ -19,6 +19,11 @@ include mk/tests.mk
 
 .PHONY: all help run check grade profile bench status test doctor clean
 
+# make run and make profile build SRC with make's own rules, which need a plain folder name (make
+# grade takes any): $(1) the target, in the message.
+require_plain_src = $(if $(call plain_name,$(SRC)),:,echo "make $(1): SRC=\""$(call shell_quote,$(SRC))"\" is not a name make can build from (a space, a quote," \
+  "or one of $$ ( ) : ; % * ? [ ] and the others make treats specially): rename the folder; make grade takes any name" >&2; exit 2)
+
 ## build every lab program for this backend (labs/ and solutions/)
 all: $(foreach s,labs $(if $(SOLUTION_LABS),solutions),$(foreach l,$(LABS),$(call lab_program,$(l),$(s),$(FLAVOR))))
 
@@ -34,8 +39,7 @@ help:
 
 ## check and time one lab: make run LAB=01 (ARGS="--m 512", SRC=solutions, VARIANT=name)
 run:
-	@$(if $(call plain_name,$(SRC)),,echo "make run: SRC=\""$(call shell_quote,$(SRC))"\" is not a name make can build from (a space, or one" \
-	  "of $$ ( ) : ; # ' \" \` \\ % * ? [ ]): rename the folder; make grade takes any name" >&2; exit 2)
+	@$(call require_plain_src,run)
 	@[ -n "$(LAB)" ] || { echo "make run: say which lab, e.g. make run LAB=01 (labs: $(LABS))" >&2; exit 2; }
 	@[ -n "$(call lab_name,$(LAB))" ] || { echo "make run: no lab '$(LAB)' here (labs: $(LABS))" >&2; exit 2; }
 	@$(if $(filter $(VARIANTS)/%,$(SRC)),$(MAKE) --no-print-directory -s $(SRC)/$(call lab_name,$(LAB))/$(call lab_file,$(call lab_name,$(LAB))) >/dev/null &&) \
@@ -51,6 +55,7 @@ run:
 # the CPU backend's counting build (cpu-count) without a GPU.
 ## where a lab's kernels spend time and bytes: Nsight Compute on a GPU, counts without (LAB=02, ARGS=)
 profile:
+	@$(call require_plain_src,profile)
 	@[ -n "$(LAB)" ] && [ -n "$(call lab_name,$(LAB))" ] || { echo "make profile: say which lab, e.g. make profile LAB=02 (labs: $(LABS))" >&2; exit 2; }
 	@$(MAKE) --no-print-directory -s $(call lab_program,$(call lab_name,$(LAB)),$(SRC),$(PROFILE_FLAVOR))
 	@scripts/profile-lab "$(BACKEND)" "$(call lab_program,$(call lab_name,$(LAB)),$(SRC),$(PROFILE_FLAVOR))" $(ARGS)
