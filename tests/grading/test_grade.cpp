@@ -94,6 +94,22 @@ TEST_CASE("every solution grades full marks on build, correctness, safety and te
   if (lab::run_command({"sh", "-c", "command -v python3"}).exited(0)) CHECK(valid_json("build/grade-tests/out/results.json"));
 }
 
+TEST_CASE("make check's quick pass: build, correctness and safety, the solution in full, the skeleton 0" *
+          doctest::skip(lab_test::kNoCpuSolutions)) {
+  for (const char* src : {"solutions", "build/skeletons"}) {
+    const Graded g = run_grader({"--quick", "--src", src, "--lab", "02", "--rubric", "tests/fixtures/rubric-fast.txt"}, false,
+                                "build/grade-tests/quick-out");
+    CAPTURE(g.run.output);
+    REQUIRE(g.run.exited(0));
+    CHECK(contains(g.run.output, std::string("make check: ") + src));
+    CHECK_FALSE(contains(g.run.output, "technique:"));
+    CHECK_FALSE(contains(g.run.output, "performance:"));
+    const bool solved = std::string(src) == "solutions";
+    CHECK(contains(check_line(g.run.output, "safety"), solved ? ": OK" : ": SKIP"));
+    CHECK(last_line(g.run.output) == (solved ? "Score: 8/8 (build, correctness and safety)" : "Score: 0/8 (build, correctness and safety)"));
+  }
+}
+
 TEST_CASE("every skeleton grades 0, without a crash" * doctest::skip(lab_test::kNoCpuSolutions)) {
   const Graded g = run_grader({"--src", "build/skeletons"});
   CAPTURE(g.run.output);

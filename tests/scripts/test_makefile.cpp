@@ -93,3 +93,20 @@ TEST_CASE("a checkout without solutions/ or tests/corpus builds, tests' targets 
   }
   fs::remove_all(copy);
 }
+
+TEST_CASE("make profile shows each launch's memory traffic on the CPU backend, and asks for a lab" *
+          doctest::skip(lab_test::kNoCpuSolutions)) {
+  lab::RunOptions options;
+  options.env = {"MAKEFLAGS=", "MAKELEVEL="};  // a make of its own, not a job of the tests' make
+  options.timeout_s = 600;
+  const lab::RunResult r = lab::run_command({"make", "-s", "--no-print-directory", "profile", "LAB=02", "SRC=solutions",
+                                             "BACKEND=cpu", "ARGS=--m 64 --n 64 --k 32"},
+                                            options);
+  CAPTURE(r.output);
+  CHECK(r.exited(0));
+  CHECK(lab_test::contains(r.output, "kernel=matmul_tiled_kernel<kTile> grid=2,2,1 block=32,32,1"));
+  CHECK(lab_test::contains(r.output, "global_load_requests="));
+  const lab::RunResult no_lab = lab::run_command({"make", "-s", "--no-print-directory", "profile"}, options);
+  CHECK(no_lab.exited(2));
+  CHECK(lab_test::contains(no_lab.output, "make profile: say which lab, e.g. make profile LAB=02"));
+}
