@@ -43,15 +43,17 @@ bool is_dir(const std::string& path) {
 // under build/grade, that parent, whose `latest` link points at it once it reports. And the
 // scratch folder, once made: removed however the run ends.
 std::string out_dir, runs_dir, scratch_dir;
+// What the student typed, in every message: "make check" for --quick.
+const char* command_name = "make grade";
 
 // Exit 2, "could not grade": said on stderr and, once the report folder is known, in its
 // results.json in place of an earlier run's.
 [[noreturn]] void cannot_run(const std::string& why) {
-  std::fprintf(stderr, "make grade: %s\n", why.c_str());
+  std::fprintf(stderr, "%s: %s\n", command_name, why.c_str());
   if (!scratch_dir.empty()) lab::run_command({"rm", "-rf", scratch_dir});
   if (!out_dir.empty()) {
     lab::run_command({"mkdir", "-p", out_dir});
-    if (!grade::write_could_not_grade(out_dir, why)) std::fprintf(stderr, "make grade: could not write into %s either\n", out_dir.c_str());
+    if (!grade::write_could_not_grade(out_dir, why)) std::fprintf(stderr, "%s: could not write into %s either\n", command_name, out_dir.c_str());
     if (!runs_dir.empty()) grade::point_latest(runs_dir, out_dir);
   }
   std::exit(lab::kExitCannotRun);
@@ -315,8 +317,7 @@ std::vector<grade::LabResult> grade_trusted(const grade::Context& ctx, const std
 
 void print_run_header(const grade::Context& ctx, const std::string& device) {
   const std::string where = ctx.backend == "gpu" ? "the GPU (" + device + ")" : "the CPU backend (no GPU timings)";
-  std::printf("%s: %s on %s, seed %llu (SEED=%llu reproduces the inputs)\n", ctx.quick ? "make check" : "make grade",
-              ctx.src.c_str(), where.c_str(),
+  std::printf("%s: %s on %s, seed %llu (SEED=%llu reproduces the inputs)\n", command_name, ctx.src.c_str(), where.c_str(),
               (unsigned long long)ctx.seed, (unsigned long long)ctx.seed);
   std::printf("(sandbox: %s)\n", ctx.sandbox.describe().c_str());
   std::fflush(stdout);
@@ -352,6 +353,7 @@ int main(int argc, char** argv) {
   // `make grade SEED=N` exports SEED, which no student process may read.
   for (const char* name : {"MAKEFLAGS", "MFLAGS", "MAKELEVEL", "SEED"}) unsetenv(name);
   const Options o = parse_options(argc, argv);
+  if (o.quick) command_name = "make check";
   choose_report_folder(o.out, o.quick);
   const grade::Rubric rubric = load_rubric(o.rubric_path);
   if (!is_dir(o.src)) cannot_run("no folder '" + o.src + "' to grade");
