@@ -24,6 +24,8 @@
 
 namespace {
 
+// The build folder the runs share; their reports go beside it, never in it (the grader empties
+// a build folder when it changes, and refuses one holding files it did not make).
 const char* kSharedBuild = "build/grade-tests";
 
 struct Graded {
@@ -33,7 +35,7 @@ struct Graded {
 
 using lab_test::read_file;
 
-Graded run_grader(const std::vector<std::string>& args, bool fresh_build = false, const std::string& out = "build/grade-tests/out",
+Graded run_grader(const std::vector<std::string>& args, bool fresh_build = false, const std::string& out = "build/grade-test-reports/out",
              const std::vector<std::string>& env = {}) {
   std::vector<std::string> argv = {"build/host/grade", "--backend", "cpu", "--seed", "4242", "--out", out};
   if (!fresh_build) argv.insert(argv.end(), {"--build-dir", kSharedBuild});
@@ -91,14 +93,14 @@ TEST_CASE("every solution grades full marks on build, correctness, safety and te
   for (const lab::LabEntry& e : lab::labs()) CHECK(contains(g.run.output, "\nlab " + e.number + ": "));
   CHECK_FALSE(contains(g.run.output, "FAIL"));
   CHECK(contains(g.results_json, "\"score\": 48"));
-  if (lab::run_command({"sh", "-c", "command -v python3"}).exited(0)) CHECK(valid_json("build/grade-tests/out/results.json"));
+  if (lab::run_command({"sh", "-c", "command -v python3"}).exited(0)) CHECK(valid_json("build/grade-test-reports/out/results.json"));
 }
 
 TEST_CASE("make check's quick pass: build, correctness and safety, the solution in full, the skeleton 0" *
           doctest::skip(lab_test::kNoCpuSolutions)) {
   for (const char* src : {"solutions", "build/skeletons"}) {
     const Graded g = run_grader({"--quick", "--src", src, "--lab", "02", "--rubric", "tests/fixtures/rubric-fast.txt"}, false,
-                                "build/grade-tests/quick-out");
+                                "build/grade-test-reports/quick");
     CAPTURE(g.run.output);
     REQUIRE(g.run.exited(0));
     CHECK(contains(g.run.output, std::string("make check: ") + src));
@@ -255,7 +257,7 @@ TEST_CASE("the grid limit: a launcher must cap the grid at 65535 blocks along y,
 TEST_CASE("the seed never reaches student code, though `make grade SEED=N` exports it" * doctest::skip(lab_test::kNoCpuSolutions)) {
   // build/corpus/seed_reader_01 is the solution, except that it dies when SEED is in its environment.
   const Graded g = run_grader({"--src", "build/corpus/seed_reader_01", "--lab", "01", "--rubric", "tests/fixtures/rubric-fast.txt"},
-                         false, "build/grade-tests/out", {"SEED=4242", "MAKEFLAGS=SEED=4242"});
+                         false, "build/grade-test-reports/out", {"SEED=4242", "MAKEFLAGS=SEED=4242"});
   CAPTURE(g.run.output);
   REQUIRE(g.run.exited(0));
   CHECK(last_line(g.run.output) == "Score: 8/8");
@@ -299,7 +301,7 @@ TEST_CASE("a hostile submission cannot make itself pass, even where namespaces a
   // It computes correctly, then rewrites the reports, replaces its sanitizer builds with a
   // script that exits 0, and leaves a daemon rewriting the reports (build/corpus/tamper). With
   // no read-only view of the builds, the fingerprints catch it.
-  const std::string out = "build/grade-tests/tamper-out";
+  const std::string out = "build/grade-test-reports/tamper";
   const Graded g = run_grader({"--src", "build/corpus/tamper", "--lab", "01", "--rubric", "tests/fixtures/rubric-fast.txt",
                           "--no-namespaces"},
                          /*fresh_build=*/true, out);
@@ -399,7 +401,7 @@ TEST_CASE("a submission cannot plant a grader, a rubric or a Makefile for the ne
   };
   const std::string before = sums();
   const Graded g = run_grader({"--src", "build/corpus/plant", "--lab", "01", "--rubric", "tests/fixtures/rubric-fast.txt"}, false,
-                         "build/grade-tests/out", {"PLANT_CHECKOUT=" + std::filesystem::current_path().string()});
+                         "build/grade-test-reports/out", {"PLANT_CHECKOUT=" + std::filesystem::current_path().string()});
   CAPTURE(g.run.output);
   REQUIRE(g.run.exited(0));
   CHECK(contains(g.run.output, "the checkout and the builds read-only"));
@@ -436,7 +438,7 @@ TEST_CASE("a student's program sees neither the solution nor its program, the hi
   // the checkout's .git, the solution's lab program or the scratch folder's other runs.
   const std::vector<std::string> env = {"PEEK_CHECKOUT=" + std::filesystem::current_path().string()};
   const Graded g = run_grader({"--src", "build/corpus/peek", "--lab", "01", "--rubric", "tests/fixtures/rubric-fast.txt"}, false,
-                         "build/grade-tests/out", env);
+                         "build/grade-test-reports/out", env);
   CAPTURE(g.run.output);
   REQUIRE(g.run.exited(0));
   CHECK(last_line(g.run.output) == "Score: 8/8");
@@ -444,7 +446,7 @@ TEST_CASE("a student's program sees neither the solution nor its program, the hi
   // (the test can fail).
   const Graded open = run_grader({"--src", "build/corpus/peek", "--lab", "01", "--rubric", "tests/fixtures/rubric-fast.txt",
                              "--no-namespaces"},
-                            false, "build/grade-tests/out", env);
+                            false, "build/grade-test-reports/out", env);
   CAPTURE(open.run.output);
   CHECK(contains(open.run.output, "got 100"));
 }
