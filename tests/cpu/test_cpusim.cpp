@@ -74,6 +74,29 @@ std::string temp_dir() {
 
 #define CHECK_RUN(result, condition) CHECK_MESSAGE((condition), (result).describe() << "\n" << (result).output)
 
+// A suite program's run: how it must end and what it must print.
+struct expected_run {
+  const char* what;                  // the subcase's name
+  const char* program;
+  const char* ends;                  // as RunResult::describe() says it: "exit 1", "killed by SIGSEGV"
+  std::vector<std::string> prints;   // each must occur in the output
+  std::vector<std::string> env = {};
+  double timeout_s = 60;
+};
+
+// Each case in a subcase of its own; a failure names the status or the text that is missing,
+// then shows the whole output.
+void check_runs(const std::vector<expected_run>& cases) {
+  for (const expected_run& c : cases) {
+    SUBCASE(c.what) {
+      const lab::RunResult r = run(c.program, {}, c.env, c.timeout_s);
+      CHECK_MESSAGE(r.describe() == c.ends, c.program << ": " << r.describe() << ", expected " << c.ends << "\n" << r.output);
+      for (const std::string& text : c.prints)
+        CHECK_MESSAGE(contains(r.output, text), c.program << " did not print: " << text << "\n" << r.output);
+    }
+  }
+}
+
 }  // namespace
 
 TEST_SUITE("cpusim") {
@@ -97,27 +120,14 @@ TEST_SUITE("cpusim") {
   }
 
   TEST_CASE("feature programs") {
-    SUBCASE("indexing in 3-D") {
-      const lab::RunResult r = run("indexing");
-      CHECK_RUN(r, r.exited(0) && contains(r.output, "indexing: ok grid (3,2,2) block (8,4,2) warpSize 32"));
-    }
-    SUBCASE("static __shared__ is per block") {
-      const lab::RunResult r = run("shared_static");
-      CHECK_RUN(r, r.exited(0) && contains(r.output, "shared_static: ok 64 blocks"));
-    }
-    SUBCASE("dynamic shared memory, and 64 KB after cudaFuncSetAttribute") {
-      const lab::RunResult r = run("shared_dynamic");
-      CHECK_RUN(r, r.exited(0) && contains(r.output, "shared_dynamic: ok small=1024 elements big=65536 bytes sum=134209536"));
-    }
-    SUBCASE("barrier variants") {
-      const lab::RunResult r = run("sync_variants");
-      CHECK_RUN(r, r.exited(0) && contains(r.output, "sync_variants: count=100 and=0,1 or=1,0 syncwarp=ok"));
-    }
-    SUBCASE("warp shuffles and votes") {
-      const lab::RunResult r = run("warp_ops");
-      CHECK_RUN(r, r.exited(0));
-      const char* lines[] = {
-          "warp_ops: shfl_int: 30 30 30 30 30 30 30\n",
+    check_runs({
+        {"indexing in 3-D", "indexing", "exit 0", {"indexing: ok grid (3,2,2) block (8,4,2) warpSize 32"}},
+        {"static __shared__ is per block", "shared_static", "exit 0", {"shared_static: ok 64 blocks"}},
+        {"dynamic shared memory, and 64 KB after cudaFuncSetAttribute", "shared_dynamic", "exit 0",
+         {"shared_dynamic: ok small=1024 elements big=65536 bytes sum=134209536"}},
+        {"barrier variants", "sync_variants", "exit 0", {"sync_variants: count=100 and=0,1 or=1,0 syncwarp=ok"}},
+        {"warp shuffles and votes", "warp_ops", "exit 0",
+         {"warp_ops: shfl_int: 30 30 30 30 30 30 30\n",
           "warp_ops: shfl_up_unsigned: 0 3 8 13 18 23 28\n",
           "warp_ops: shfl_down_float: 2 4 7 9 12 14 15\n",
           "warp_ops: shfl_xor_double_x10: 20 80 220 280 420 480 620\n",
@@ -128,59 +138,36 @@ TEST_SUITE("cpusim") {
           "warp_ops: any: 1 1\n",
           "warp_ops: all: 0 0\n",
           "warp_ops: activemask_even: 1431655765 0\n",
-          "warp_ops: ballot_low16: 4369 0\n",
-      };
-      for (const char* line : lines) CHECK_RUN(r, contains(r.output, line));
-    }
-    SUBCASE("atomics") {
-      const lab::RunResult r = run("atomics");
-      CHECK_RUN(r, r.exited(0));
-      CHECK_RUN(r, contains(r.output, "atomics: int add=523776 sub=-1024 min=-523 max=523 exch=1 cas_won=1\n"));
-      CHECK_RUN(r, contains(r.output, "atomics: unsigned add=2048 sub=8976 min=7 max=3069\n"));
-      CHECK_RUN(r, contains(r.output, "atomics: ull add=8796093022208 max=1124800395214848 cas=5\n"));
-      CHECK_RUN(r, contains(r.output, "atomics: float add=512.0 exch=2.0 max via CAS=255.75 double add=256.00\n"));
-    }
-    SUBCASE("vector types") {
-      const lab::RunResult r = run("vector_types");
-      CHECK_RUN(r, r.exited(0) && contains(r.output, "vector_types: ok float4 16/16 int2 8/8 checksum 69632"));
-    }
-    SUBCASE("math functions") {
-      const lab::RunResult r = run("math_funcs");
-      CHECK_RUN(r, r.exited(0));
-      CHECK_RUN(r, contains(r.output, "math_funcs: 2.688 0.6875 1.5 0.6667 0.75 2.25 0.75 2.117 2.117 0.75 2.25 -4 4 2.25 2.859 5.5\n"));
-      CHECK_RUN(r, contains(r.output, "math_funcs: bits 0x3f800000 popc=8 clz=31 ffs=4\n"));
-    }
-    SUBCASE("template kernels, deduced and explicit, from headers and pointers") {
-      const lab::RunResult r = run("templates");
-      CHECK_RUN(r, r.exited(0) && contains(r.output, "templates: ok float x[7]=172 int x[7]=-172"));
-    }
-    SUBCASE("runtime API") {
-      const lab::RunResult r = run("runtime_api");
-      CHECK_RUN(r, r.exited(0));
-      CHECK_RUN(r, contains(r.output, "cc=9.0 warpSize=32 maxThreadsPerBlock=1024 smem=49152 optin=232448 "
-                                      "maxThreadsDim=(1024,1024,64) maxGridSize=(2147483647,65535,65535)"));
-      CHECK_RUN(r, contains(r.output, "cudaErrorInvalidConfiguration \"invalid configuration argument\""));
-      CHECK_RUN(r, contains(r.output, "copies h[4095]=4095 constant 103 105 107 109 counter=100"));
-      CHECK_RUN(r, contains(r.output, "stream result h[10]=6.0 elapsed>=0:1"));
-      CHECK_RUN(r, contains(r.output, "mistakes: copy past the end=cudaErrorInvalidValue, swapped copy=cudaErrorInvalidValue, "
-                                      "free of a host pointer=cudaErrorInvalidValue, unrecorded event=cudaErrorInvalidResourceHandle"));
-      CHECK_RUN(r, contains(r.output, "runtime_api: done, last error cudaSuccess"));
-    }
-    SUBCASE("device printf") {
-      const lab::RunResult r = run("printf_kernel");
-      CHECK_RUN(r, r.exited(0));
-      CHECK_RUN(r, contains(r.output, "printf_kernel: thread 0 of block 0 says 40\nprintf_kernel: thread 1 of block 0 says 41\n"
-                                      "printf_kernel: thread 2 of block 0 says 42\nprintf_kernel: thread 3 of block 0 says 43\n"
-                                      "printf_kernel: done\n"));
-    }
-    SUBCASE("a .cu and a .cpp file compiled apart and linked") {
-      const lab::RunResult r = run("host_main");
-      CHECK_RUN(r, r.exited(0) && contains(r.output, "host_main: ok saxpy 777 elements, launch cudaSuccess"));
-    }
-    SUBCASE("memory nobody wrote reads as NaN") {
-      const lab::RunResult r = run("uninitialized");
-      CHECK_RUN(r, r.exited(0) && contains(r.output, "uninitialized: global sum is NaN, shared sum is NaN"));
-    }
+          "warp_ops: ballot_low16: 4369 0\n"}},
+        {"atomics", "atomics", "exit 0",
+         {"atomics: int add=523776 sub=-1024 min=-523 max=523 exch=1 cas_won=1\n",
+          "atomics: unsigned add=2048 sub=8976 min=7 max=3069\n",
+          "atomics: ull add=8796093022208 max=1124800395214848 cas=5\n",
+          "atomics: float add=512.0 exch=2.0 max via CAS=255.75 double add=256.00\n"}},
+        {"vector types", "vector_types", "exit 0", {"vector_types: ok float4 16/16 int2 8/8 checksum 69632"}},
+        {"math functions", "math_funcs", "exit 0",
+         {"math_funcs: 2.688 0.6875 1.5 0.6667 0.75 2.25 0.75 2.117 2.117 0.75 2.25 -4 4 2.25 2.859 5.5\n",
+          "math_funcs: bits 0x3f800000 popc=8 clz=31 ffs=4\n"}},
+        {"template kernels, deduced and explicit, from headers and pointers", "templates", "exit 0",
+         {"templates: ok float x[7]=172 int x[7]=-172"}},
+        {"runtime API", "runtime_api", "exit 0",
+         {"cc=9.0 warpSize=32 maxThreadsPerBlock=1024 smem=49152 optin=232448 "
+          "maxThreadsDim=(1024,1024,64) maxGridSize=(2147483647,65535,65535)",
+          "cudaErrorInvalidConfiguration \"invalid configuration argument\"",
+          "copies h[4095]=4095 constant 103 105 107 109 counter=100",
+          "stream result h[10]=6.0 elapsed>=0:1",
+          "mistakes: copy past the end=cudaErrorInvalidValue, swapped copy=cudaErrorInvalidValue, "
+          "free of a host pointer=cudaErrorInvalidValue, unrecorded event=cudaErrorInvalidResourceHandle",
+          "runtime_api: done, last error cudaSuccess"}},
+        {"device printf", "printf_kernel", "exit 0",
+         {"printf_kernel: thread 0 of block 0 says 40\nprintf_kernel: thread 1 of block 0 says 41\n"
+          "printf_kernel: thread 2 of block 0 says 42\nprintf_kernel: thread 3 of block 0 says 43\n"
+          "printf_kernel: done\n"}},
+        {"a .cu and a .cpp file compiled apart and linked", "host_main", "exit 0",
+         {"host_main: ok saxpy 777 elements, launch cudaSuccess"}},
+        {"memory nobody wrote reads as NaN", "uninitialized", "exit 0",
+         {"uninitialized: global sum is NaN, shared sum is NaN"}},
+    });
   }
 
   TEST_CASE("results do not depend on the schedule or the number of OS threads") {
@@ -206,37 +193,26 @@ TEST_SUITE("cpusim") {
   }
 
   TEST_CASE("barrier and warp bugs are reported with their lines") {
-    SUBCASE("divergent barrier") {
-      const lab::RunResult r = run("divergent_barrier");
-      CHECK_RUN(r, r.exited(1));
-      CHECK_RUN(r, contains(r.output, "cpusim: error: kernel 'divergent_barrier_kernel' block (0,0,0): threads wait at different barriers"));
-      CHECK_RUN(r, contains(r.output, line_of("tests/cpu/suite/divergent_barrier.cu", "the lower half waits here")));
-      CHECK_RUN(r, contains(r.output, line_of("tests/cpu/suite/divergent_barrier.cu", "the upper half waits here")));
-      CHECK_RUN(r, contains(r.output, line_of("tests/cpu/suite/divergent_barrier.cu", "CUDA_CHECK(cudaDeviceSynchronize())") +
-                                          ": cudaDeviceSynchronize() failed: cudaErrorLaunchFailure"));
-    }
-    SUBCASE("a return before a barrier") {
-      const lab::RunResult r = run("early_return_barrier");
-      CHECK_RUN(r, r.exited(1));
-      CHECK_RUN(r, contains(r.output, "kernel 'early_return_kernel' block (1,0,0): 72 threads wait at __syncthreads() at " +
-                                          line_of("tests/cpu/suite/early_return_barrier.cu", "__syncthreads();")));
-      CHECK_RUN(r, contains(r.output, "thread (72,0,0) has exited the kernel: it returned at " +
-                                          line_of("tests/cpu/suite/early_return_barrier.cu", "if (i >= n) return;")));
-    }
-    SUBCASE("a warp mask naming lanes that exited") {
-      const lab::RunResult r = run("warp_mask_exited");
-      CHECK_RUN(r, r.exited(1));
-      CHECK_RUN(r, contains(r.output, "waits at __shfl_down_sync(0xffffffff) at " +
-                                          line_of("tests/cpu/suite/warp_mask_exited.cu", "__shfl_down_sync")));
-      CHECK_RUN(r, contains(r.output, "lane 16, thread (16,0,0), has exited the kernel: it returned at " +
-                                          line_of("tests/cpu/suite/warp_mask_exited.cu", "if (lane >= n) return;")));
-    }
-    SUBCASE("a spin-wait on another thread ends with the watchdog, not a hang") {
-      const lab::RunResult r = run("spin_wait", {}, {"CPUSIM_TIMEOUT_S=1"}, 30);
-      CHECK_RUN(r, r.exited(124));
-      CHECK_RUN(r, contains(r.output, "cpusim: error: kernel 'spin_wait_kernel'"));
-      CHECK_RUN(r, contains(r.output, "has run for 1 s (CPUSIM_TIMEOUT_S)"));
-    }
+    check_runs({
+        {"divergent barrier", "divergent_barrier", "exit 1",
+         {"cpusim: error: kernel 'divergent_barrier_kernel' block (0,0,0): threads wait at different barriers",
+          line_of("tests/cpu/suite/divergent_barrier.cu", "the lower half waits here"),
+          line_of("tests/cpu/suite/divergent_barrier.cu", "the upper half waits here"),
+          line_of("tests/cpu/suite/divergent_barrier.cu", "CUDA_CHECK(cudaDeviceSynchronize())") +
+              ": cudaDeviceSynchronize() failed: cudaErrorLaunchFailure"}},
+        {"a return before a barrier", "early_return_barrier", "exit 1",
+         {"kernel 'early_return_kernel' block (1,0,0): 72 threads wait at __syncthreads() at " +
+              line_of("tests/cpu/suite/early_return_barrier.cu", "__syncthreads();"),
+          "thread (72,0,0) has exited the kernel: it returned at " +
+              line_of("tests/cpu/suite/early_return_barrier.cu", "if (i >= n) return;")}},
+        {"a warp mask naming lanes that exited", "warp_mask_exited", "exit 1",
+         {"waits at __shfl_down_sync(0xffffffff) at " + line_of("tests/cpu/suite/warp_mask_exited.cu", "__shfl_down_sync"),
+          "lane 16, thread (16,0,0), has exited the kernel: it returned at " +
+              line_of("tests/cpu/suite/warp_mask_exited.cu", "if (lane >= n) return;")}},
+        {"a spin-wait on another thread ends with the watchdog, not a hang", "spin_wait", "exit 124",
+         {"cpusim: error: kernel 'spin_wait_kernel'", "has run for 1 s (CPUSIM_TIMEOUT_S)"},
+         {"CPUSIM_TIMEOUT_S=1"}, 30},
+    });
   }
 
   TEST_CASE("launch configurations beyond CUDA's limits fail at the launch with cudaErrorInvalidValue, as CUDA 13 does") {
@@ -280,61 +256,39 @@ TEST_SUITE("cpusim") {
   }
 
   TEST_CASE("shared memory limits") {
-    SUBCASE("dynamic shared memory above 48 KB needs cudaFuncSetAttribute") {
-      const lab::RunResult r = run("big_dynamic_smem");
-      CHECK_RUN(r, r.exited(0));
-      CHECK_RUN(r, contains(r.output, "big_dynamic_smem: without the attribute: cudaErrorInvalidValue\n"));
-      CHECK_RUN(r, contains(r.output, "big_dynamic_smem: with the attribute: cudaSuccess\n"));
-      CHECK_RUN(r, contains(r.output, "big_dynamic_smem: result 127\n"));
-    }
-    SUBCASE("more than 48 KB of static shared memory") {
-      const lab::RunResult r = run("static_smem_too_big");
-      CHECK_RUN(r, r.exited(1));
-      CHECK_RUN(r, contains(r.output, "static shared memory reaches 65536 bytes with __shared__ 'b' (32768 bytes, declared at " +
-                                          line_of("tests/cpu/suite/compile_fail/static_smem_too_big.cu", "__shared__ float b")));
-      // A launch error, as a GPU's "too many resources" is: reported once, not sticky.
-      CHECK_RUN(r, contains(r.output, "static_smem_too_big: launch cudaErrorLaunchOutOfResources, then cudaDeviceSynchronize cudaSuccess"));
-    }
+    check_runs({
+        {"dynamic shared memory above 48 KB needs cudaFuncSetAttribute", "big_dynamic_smem", "exit 0",
+         {"big_dynamic_smem: without the attribute: cudaErrorInvalidValue\n",
+          "big_dynamic_smem: with the attribute: cudaSuccess\n", "big_dynamic_smem: result 127\n"}},
+        {"more than 48 KB of static shared memory", "static_smem_too_big", "exit 1",
+         {"static shared memory reaches 65536 bytes with __shared__ 'b' (32768 bytes, declared at " +
+              line_of("tests/cpu/suite/compile_fail/static_smem_too_big.cu", "__shared__ float b"),
+          // A launch error, as a GPU's "too many resources" is: reported once, not sticky.
+          "static_smem_too_big: launch cudaErrorLaunchOutOfResources, then cudaDeviceSynchronize cudaSuccess"}},
+    });
   }
 
   TEST_CASE("faults in kernels") {
-    SUBCASE("a failed assert, and the sticky error after it") {
-      const lab::RunResult r = run("assert_fail");
-      CHECK_RUN(r, r.exited(1));
-      CHECK_RUN(r, contains(r.output, line_of("tests/cpu/suite/assert_fail.cu", "assert(v < 40)") +
-                                          ": void assert_kernel(const int *): block: [0,0,0], thread: [50,0,0] Assertion `v < 40` failed."));
-      CHECK_RUN(r, contains(r.output, "cpusim: error: assertion `v < 40` failed in kernel 'assert_kernel' block (0,0,0) thread (50,0,0)"));
-      CHECK_RUN(r, contains(r.output, "assert_fail: cudaDeviceSynchronize cudaErrorAssert, then cudaMalloc cudaErrorAssert, "
-                                      "cudaGetLastError cudaErrorAssert and cudaSuccess"));
-    }
-    SUBCASE("a C++ exception") {
-      const lab::RunResult r = run("kernel_exception");
-      CHECK_RUN(r, r.exited(1));
-      CHECK_RUN(r, contains(r.output, "kernel 'throwing_kernel' block (0,0,0) thread (11,0,0) threw a C++ exception: negative input"));
-      CHECK_RUN(r, contains(r.output, "kernel_exception: cudaErrorLaunchFailure"));
-    }
-    SUBCASE("a null pointer") {
-      const lab::RunResult r = run("crash_null");
-      CHECK_RUN(r, r.signal == 11);
-      CHECK_RUN(r, contains(r.output, "cpusim: kernel 'crash_kernel' crashed with SIGSEGV in block (0,0,0) thread (5,0,0)"));
-      CHECK_RUN(r, contains(r.output, "-fsanitize=address"));
-    }
-    SUBCASE("a stack overflow") {
-      const lab::RunResult r = run("stack_overflow");
-      CHECK_RUN(r, r.signal == 11);
-      CHECK_RUN(r, contains(r.output, "kernel 'recursion_kernel' crashed with SIGSEGV in block (0,0,0) thread (0,0,0)"));
-      CHECK_RUN(r, contains(r.output, "stack overflow"));
-    }
-    SUBCASE("a host pointer passed to a kernel") {
-      const lab::RunResult r = run("host_pointer_arg");
-      CHECK_RUN(r, r.exited(1));
-      CHECK_RUN(r, contains(r.output, "launch of 'scale_kernel' at " +
-                                          line_of("tests/cpu/suite/host_pointer_arg.cu", "BUG: should be d") +
-                                          ": argument 1"));
-      // As on a GPU, the fault is not a launch error: cudaDeviceSynchronize reports it.
-      CHECK_RUN(r, contains(r.output, line_of("tests/cpu/suite/host_pointer_arg.cu", "CUDA_CHECK(cudaDeviceSynchronize())") +
-                                          ": cudaDeviceSynchronize() failed: cudaErrorIllegalAddress"));
-    }
+    check_runs({
+        {"a failed assert, and the sticky error after it", "assert_fail", "exit 1",
+         {line_of("tests/cpu/suite/assert_fail.cu", "assert(v < 40)") +
+              ": void assert_kernel(const int *): block: [0,0,0], thread: [50,0,0] Assertion `v < 40` failed.",
+          "cpusim: error: assertion `v < 40` failed in kernel 'assert_kernel' block (0,0,0) thread (50,0,0)",
+          "assert_fail: cudaDeviceSynchronize cudaErrorAssert, then cudaMalloc cudaErrorAssert, "
+          "cudaGetLastError cudaErrorAssert and cudaSuccess"}},
+        {"a C++ exception", "kernel_exception", "exit 1",
+         {"kernel 'throwing_kernel' block (0,0,0) thread (11,0,0) threw a C++ exception: negative input",
+          "kernel_exception: cudaErrorLaunchFailure"}},
+        {"a null pointer", "crash_null", "killed by SIGSEGV",
+         {"cpusim: kernel 'crash_kernel' crashed with SIGSEGV in block (0,0,0) thread (5,0,0)", "-fsanitize=address"}},
+        {"a stack overflow", "stack_overflow", "killed by SIGSEGV",
+         {"kernel 'recursion_kernel' crashed with SIGSEGV in block (0,0,0) thread (0,0,0)", "stack overflow"}},
+        {"a host pointer passed to a kernel", "host_pointer_arg", "exit 1",
+         {"launch of 'scale_kernel' at " + line_of("tests/cpu/suite/host_pointer_arg.cu", "BUG: should be d") + ": argument 1",
+          // As on a GPU, the fault is not a launch error: cudaDeviceSynchronize reports it.
+          line_of("tests/cpu/suite/host_pointer_arg.cu", "CUDA_CHECK(cudaDeviceSynchronize())") +
+              ": cudaDeviceSynchronize() failed: cudaErrorIllegalAddress"}},
+    });
   }
 
   TEST_CASE("AddressSanitizer flavor") {
