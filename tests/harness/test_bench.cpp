@@ -75,6 +75,16 @@ using lab_test::contains;
 
 using text::count_of;
 
+// Each part must occur in TEXT; a failure names the part that is missing.
+void check_contains_each(const std::string& text, const std::vector<std::string>& parts) {
+  for (const std::string& part : parts) CHECK_MESSAGE(contains(text, part), "missing: " << part);
+}
+
+// Each pattern must match somewhere in TEXT; a failure names the pattern.
+void check_matches_each(const std::string& text, const std::vector<std::string>& patterns) {
+  for (const std::string& pattern : patterns) CHECK_MESSAGE(std::regex_search(text, std::regex(pattern)), "no match: " << pattern);
+}
+
 // The width of the chart's bar whose tooltip starts with `name`.
 double bar_width(const std::string& svg, const std::string& name) {
   const std::regex bar("width=\"([0-9.]+)\" height=\"[0-9]+\" fill=\"[^\"]+\"><title>" + name + ":");
@@ -110,38 +120,38 @@ TEST_CASE("a row's share is the ceiling's median time over its own") {
 TEST_CASE("the table has every row, its numbers, and why a row was not timed") {
   const std::string t = lab::format_table(sample());
   CAPTURE(t);
-  CHECK(contains(t, "NVIDIA H100 80GB HBM3"));
-  CHECK(contains(t, "driver 580.159.04 (CUDA 13.0 driver API), CUDA runtime 13.0, 2026-11-22 14:03 UTC"));
-  CHECK(contains(t, "matmul M=1024 N=1024 K=1024 (its 12.0 MiB fit in the 50.0 MiB L2)"));
+  check_contains_each(t, {"NVIDIA H100 80GB HBM3",
+                          "driver 580.159.04 (CUDA 13.0 driver API), CUDA runtime 13.0, 2026-11-22 14:03 UTC",
+                          "matmul M=1024 N=1024 K=1024 (its 12.0 MiB fit in the 50.0 MiB L2)",
+                          "did not run, not timed\n      killed by SIGSEGV"});
   // 2·1024³ flops in 4 ms: 0.54 TFLOP/s; 2^31 + 4 bytes in 1 ms: 2.15 TB/s.
-  CHECK(std::regex_search(t, std::regex("01 matmul_naive +4\\.000 +3\\.900-4\\.100 +0\\.54 +50\\.0%")));
-  CHECK(std::regex_search(t, std::regex("cuBLAS SGEMM \\(fp32\\) \\(ceiling\\) +2\\.000 .* +100\\.0%")));
-  CHECK(std::regex_search(t, std::regex("02 matmul_tiled +- +- +- +wrong result, not timed\n +exit 1: check    FAIL")));
-  CHECK(std::regex_search(t, std::regex("05 dot_reduction +1\\.000 .* +2\\.15 +110\\.0%")));
-  CHECK(std::regex_search(t, std::regex("cuBLAS Sdot +1\\.375 .* +80\\.0%")));
-  CHECK(contains(t, "did not run, not timed\n      killed by SIGSEGV"));
+  check_matches_each(t, {"01 matmul_naive +4\\.000 +3\\.900-4\\.100 +0\\.54 +50\\.0%",
+                         "cuBLAS SGEMM \\(fp32\\) \\(ceiling\\) +2\\.000 .* +100\\.0%",
+                         "02 matmul_tiled +- +- +- +wrong result, not timed\n +exit 1: check    FAIL",
+                         "05 dot_reduction +1\\.000 .* +2\\.15 +110\\.0%",
+                         "cuBLAS Sdot +1\\.375 .* +80\\.0%"});
 }
 
 TEST_CASE("the Markdown page: the conditions, the chart, one table row per implementation") {
   const std::string md = lab::format_markdown(sample(), "performance.svg");
   CAPTURE(md);
-  CHECK(contains(md, "| GPU | NVIDIA H100 80GB HBM3, sm_90, 132 SMs, 79.1 GiB, 50.0 MiB L2 |"));
-  CHECK(contains(md, "| driver | 580.159.04 (CUDA 13.0 driver API) |"));
-  CHECK(contains(md, "| CUDA runtime | 13.0 |"));
-  CHECK(contains(md, "| date | 2026-11-22 14:03 UTC |"));
-  CHECK(contains(md, "| command | `make bench` |"));
-  CHECK(contains(md, "the median of 20 runs after 3 warm-up runs"));
-  CHECK(contains(md, "](performance.svg)"));
-  CHECK(contains(md, "| matmul M=1024 N=1024 K=1024 (its 12.0 MiB fit in the 50.0 MiB L2) | 01 matmul_naive | 4.000 | "
-                     "3.900-4.100 | 0.54 TFLOP/s | 50.0% |"));
-  CHECK(contains(md, "|  | 02 matmul_tiled | - | - | - | **wrong result, not timed** |"));
-  CHECK(contains(md, "|  | cuBLAS SGEMM (fp32) (ceiling) | 2.000 | 1.950-2.050 | 1.07 TFLOP/s | 100.0% |"));
-  CHECK(contains(md, "| dot n=268435456 | 05 dot_reduction | 1.000 | 0.975-1.025 | 2.15 TB/s | 110.0% |"));
-  CHECK(contains(md, "|  | device-to-device copy (ceiling) | 1.100 |"));
+  check_contains_each(md, {"| GPU | NVIDIA H100 80GB HBM3, sm_90, 132 SMs, 79.1 GiB, 50.0 MiB L2 |",
+                           "| driver | 580.159.04 (CUDA 13.0 driver API) |",
+                           "| CUDA runtime | 13.0 |",
+                           "| date | 2026-11-22 14:03 UTC |",
+                           "| command | `make bench` |",
+                           "the median of 20 runs after 3 warm-up runs",
+                           "](performance.svg)"});
+  check_contains_each(md, {"| matmul M=1024 N=1024 K=1024 (its 12.0 MiB fit in the 50.0 MiB L2) | 01 matmul_naive | 4.000 | "
+                           "3.900-4.100 | 0.54 TFLOP/s | 50.0% |",
+                           "|  | 02 matmul_tiled | - | - | - | **wrong result, not timed** |",
+                           "|  | cuBLAS SGEMM (fp32) (ceiling) | 2.000 | 1.950-2.050 | 1.07 TFLOP/s | 100.0% |",
+                           "| dot n=268435456 | 05 dot_reduction | 1.000 | 0.975-1.025 | 2.15 TB/s | 110.0% |",
+                           "|  | device-to-device copy (ceiling) | 1.100 |"});
   CHECK(count_of(md, "\n| ") == 7 + 8);  // the conditions (a header, 6 rows), the table (a header, 7 rows)
   // Why each row was not timed, below the table.
-  CHECK(contains(md, "- matmul M=1024 N=1024 K=1024, 02 matmul_tiled: wrong result, not timed (exit 1: check    FAIL: 7 of"));
-  CHECK(contains(md, "- dot n=268435456, CUB <reduce> & co: did not run, not timed (killed by SIGSEGV)"));
+  check_contains_each(md, {"- matmul M=1024 N=1024 K=1024, 02 matmul_tiled: wrong result, not timed (exit 1: check    FAIL: 7 of",
+                           "- dot n=268435456, CUB <reduce> & co: did not run, not timed (killed by SIGSEGV)"});
 }
 
 TEST_CASE("the chart: a bar per timed row, as long as its share; the others say why not") {
@@ -162,16 +172,16 @@ TEST_CASE("the chart: a bar per timed row, as long as its share; the others say 
   CHECK(bar_width(svg, "05 dot_reduction") == doctest::Approx(full * 1.1).epsilon(0.01));
   CHECK(bar_width(svg, "cuBLAS Sdot") == doctest::Approx(full * 0.8).epsilon(0.01));
   // Each bar's value beside it, every row's label, each group's title.
-  CHECK(contains(svg, ">50.0% (0.54 TFLOP/s)</text>"));
-  CHECK(contains(svg, ">110.0% (2.15 TB/s)</text>"));
-  CHECK(contains(svg, ">cuBLAS SGEMM (fp32) (ceiling)</text>"));
-  CHECK(contains(svg, ">matmul M=1024 N=1024 K=1024</tspan><tspan fill=\"#777\" dx=\"6\">(its 12.0 MiB fit in the 50.0 MiB L2)</tspan>"));
-  CHECK(contains(svg, ">dot n=268435456</tspan></text>"));
+  check_contains_each(svg, {">50.0% (0.54 TFLOP/s)</text>",
+                            ">110.0% (2.15 TB/s)</text>",
+                            ">cuBLAS SGEMM (fp32) (ceiling)</text>",
+                            ">matmul M=1024 N=1024 K=1024</tspan><tspan fill=\"#777\" dx=\"6\">(its 12.0 MiB fit in the 50.0 MiB L2)</tspan>",
+                            ">dot n=268435456</tspan></text>"});
   // Not timed: no bar, the reason; names are escaped.
-  CHECK(contains(svg, ">02 matmul_tiled</text><text class=\"not-timed\""));
-  CHECK(contains(svg, "fill=\"#c0392b\">wrong result, not timed</text>"));
-  CHECK(contains(svg, ">CUB &lt;reduce&gt; &amp; co</text><text class=\"not-timed\""));
-  CHECK(contains(svg, ">did not run, not timed</text>"));
+  check_contains_each(svg, {">02 matmul_tiled</text><text class=\"not-timed\"",
+                            "fill=\"#c0392b\">wrong result, not timed</text>",
+                            ">CUB &lt;reduce&gt; &amp; co</text><text class=\"not-timed\"",
+                            ">did not run, not timed</text>"});
   CHECK_FALSE(contains(svg, "<reduce>"));
 
   SUBCASE("without a ceiling, the group's timed rows have no bar and say why") {
