@@ -10,6 +10,7 @@
 #include <cstring>
 #include <random>
 #include <sstream>
+#include <utility>
 
 #include "common/compare.h"
 #include "common/timing.h"
@@ -132,16 +133,27 @@ std::vector<std::string> forbidden_headers(const Context& ctx, const std::string
   return found;
 }
 
+// The first two words of each line that nm prints when run with ARGS: a symbol's type and name
+// with -u, its name and type with -P.
+std::vector<std::pair<std::string, std::string>> nm_words(const std::vector<std::string>& args) {
+  std::vector<std::string> argv = {"nm"};
+  argv.insert(argv.end(), args.begin(), args.end());
+  std::istringstream lines(lab::run_command(argv).output);
+  std::vector<std::pair<std::string, std::string>> rows;
+  for (std::string line; std::getline(lines, line);) {
+    std::istringstream words(line);
+    std::string first, second;
+    words >> first >> second;
+    rows.emplace_back(first, second);
+  }
+  return rows;
+}
+
 // Functions the student's object calls that the labs forbid: libraries, and loading them at
 // run time.
 std::vector<std::string> forbidden_symbols(const std::string& object) {
-  const lab::RunResult r = lab::run_command({"nm", "-u", "-C", object});
   std::vector<std::string> found;
-  std::istringstream lines(r.output);
-  for (std::string line; std::getline(lines, line);) {
-    std::istringstream words(line);
-    std::string kind, name;
-    words >> kind >> name;
+  for (const auto& [type, name] : nm_words({"-u", "-C", object})) {
     if (name.compare(0, 6, "cublas") == 0 || name == "dlopen" || name == "dlsym" || name.compare(0, 6, "cudnn") == 0) {
       found.push_back(name);
     }
@@ -168,13 +180,8 @@ std::string demangled(const std::string& name) {
 // no function with a C name, no member of the C++ library outside a template, no strong
 // definition of a name the shared library exports, nothing of namespaces lab and cpusim.
 std::vector<std::string> interposed_symbols(const std::string& object, const std::set<std::string>& cxx_exports) {
-  const lab::RunResult r = lab::run_command({"nm", "-g", "--defined-only", "-P", object});
   std::vector<std::string> found;
-  std::istringstream lines(r.output);
-  for (std::string line; std::getline(lines, line);) {
-    std::istringstream fields(line);
-    std::string name, type;
-    fields >> name >> type;
+  for (const auto& [name, type] : nm_words({"-g", "--defined-only", "-P", object})) {
     if (name.empty() || name == "DW.ref.__gxx_personality_v0") continue;
     // Functions (T, W, i): an unmangled one is a C function's name. A variable at file scope is
     // unmangled in C++ too (a __device__ array of partial sums), and stands in for nothing the
