@@ -43,7 +43,7 @@ CPUSIM_SUITE_TSAN_BINS := $(addprefix $(CPUSIM_SUITE_DIR)/,$(addsuffix .tsan,$(C
 CPUSIM_SUITE_COUNT_BINS := $(addprefix $(CPUSIM_SUITE_DIR)/,$(addsuffix .count,$(CPUSIM_SUITE_COUNT)))
 CPUSIM_SUITE_BINS := $(CPUSIM_SUITE_PLAIN_BINS) $(CPUSIM_SUITE_ASAN_BINS) $(CPUSIM_SUITE_TSAN_BINS) \
   $(CPUSIM_SUITE_COUNT_BINS)
-CPUSIM_SUITE_DEPS := tests/cpu/suite/check.cuh $(CPUSIM_HEADERS)
+CPUSIM_SUITE_DEPS := $(wildcard tests/cpu/suite/*.cuh) $(CPUSIM_HEADERS)
 
 ## the CPU backend's suite of small CUDA programs (tests/cpu/suite/)
 cpusim-suite: $(CPUSIM_SUITE_BINS)

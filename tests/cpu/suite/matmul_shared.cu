@@ -2,9 +2,7 @@
 // Matrix structs with a stride, BLOCK_SIZE x BLOCK_SIZE sub-matrices staged in __shared__.
 // Integer-valued inputs keep every sum exact, so CPU and GPU print the same checksum.
 // Expected: "matmul_shared: ok 96x80 * 80x64 checksum ..." on both.
-#include <vector>
-
-#include "check.cuh"
+#include "matmul_operands.cuh"
 
 constexpr int BLOCK_SIZE = 16;
 
@@ -52,34 +50,17 @@ __global__ void matmul_shared_kernel(Matrix A, Matrix B, Matrix C) {
 
 int main() {
   const int M = 96, K = 80, N = 64;
-  std::vector<float> a(M * K), b(K * N), c(M * N);
-  lcg rng(7);
-  for (float& x : a) x = rng.next(-4, 4);
-  for (float& x : b) x = rng.next(-4, 4);
-  Matrix A{K, M, K, nullptr}, B{N, K, N, nullptr}, C{N, M, N, nullptr};
-  CUDA_CHECK(cudaMalloc(&A.elements, a.size() * sizeof(float)));
-  CUDA_CHECK(cudaMalloc(&B.elements, b.size() * sizeof(float)));
-  CUDA_CHECK(cudaMalloc(&C.elements, c.size() * sizeof(float)));
-  CUDA_CHECK(cudaMemcpy(A.elements, a.data(), a.size() * sizeof(float), cudaMemcpyHostToDevice));
-  CUDA_CHECK(cudaMemcpy(B.elements, b.data(), b.size() * sizeof(float), cudaMemcpyHostToDevice));
+  const matmul_operands m(M, K, N, 7, 4);
+  const Matrix A{K, M, K, m.d_a}, B{N, K, N, m.d_b}, C{N, M, N, m.d_c};
   dim3 block(BLOCK_SIZE, BLOCK_SIZE);
   dim3 grid(N / BLOCK_SIZE, M / BLOCK_SIZE);
   matmul_shared_kernel<<<grid, block>>>(A, B, C);
   CUDA_CHECK(cudaGetLastError());
-  CUDA_CHECK(cudaMemcpy(c.data(), C.elements, c.size() * sizeof(float), cudaMemcpyDeviceToHost));
-  long long checksum = 0;
-  int wrong = 0;
-  for (int i = 0; i < M; ++i)
-    for (int j = 0; j < N; ++j) {
-      float ref = 0;
-      for (int k = 0; k < K; ++k) ref += a[i * K + k] * b[k * N + j];
-      wrong += c[i * N + j] != ref;
-      checksum += (long long)c[i * N + j] * (i + 2 * j + 1);
-    }
-  if (wrong) {
-    printf("matmul_shared: FAIL %d elements wrong, checksum %lld\n", wrong, checksum);
+  const matmul_verdict v = check_product(m);
+  if (v.wrong) {
+    printf("matmul_shared: FAIL %d elements wrong, checksum %lld\n", v.wrong, v.checksum);
     return 1;
   }
-  printf("matmul_shared: ok %dx%d * %dx%d checksum %lld\n", M, K, K, N, checksum);
+  printf("matmul_shared: ok %dx%d * %dx%d checksum %lld\n", M, K, K, N, v.checksum);
   return 0;
 }
