@@ -76,9 +76,9 @@ std::string temp_dir() {
 
 // A suite program's run: how it must end and what it must print.
 struct expected_run {
-  const char* what;                  // the subcase's name
-  const char* program;
-  const char* ends;                  // as RunResult::describe() says it: "exit 1", "killed by SIGSEGV"
+  std::string what;                  // the subcase's name
+  std::string program;
+  std::string ends;                  // as RunResult::describe() says it: "exit 1", "killed by SIGSEGV"
   std::vector<std::string> prints;   // each must occur in the output
   std::vector<std::string> env = {};
   double timeout_s = 60;
@@ -88,7 +88,7 @@ struct expected_run {
 // then shows the whole output.
 void check_runs(const std::vector<expected_run>& cases) {
   for (const expected_run& c : cases) {
-    SUBCASE(c.what) {
+    SUBCASE(c.what.c_str()) {
       const lab::RunResult r = run(c.program, {}, c.env, c.timeout_s);
       CHECK_MESSAGE(r.describe() == c.ends, c.program << ": " << r.describe() << ", expected " << c.ends << "\n" << r.output);
       for (const std::string& text : c.prints)
