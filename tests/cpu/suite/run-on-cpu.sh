@@ -10,13 +10,9 @@ set -uo pipefail
 cd "$(dirname "$0")/../../.."
 suite="${CPUSIM_SUITE_DIR:-build/cpu/cpusim-suite}"
 log="${1:-$suite/results.log}"
-TIMEOUT="${TIMEOUT:-300}"
-mkdir -p "$suite/outputs" "$(dirname "$log")"
-: > "$log"
-
 . tests/cpu/suite/suite-table.sh || exit 2
 
-echo "# cpusim suite on the CPU backend ($(nproc) cores), $(date -u +%F)" | tee -a "$log"
+start_table "$suite/outputs" "the CPU backend ($(nproc) cores)"
 while read -r label source gpu nvcc_flags cpu cpu_env args; do
   [[ -z "$label" || "$label" == \#* || "$cpu" == - ]] && continue
   output="$suite/outputs/$label.txt"

@@ -16,14 +16,10 @@ ARCH="${ARCH:-sm_$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/d
 [ "$ARCH" = sm_ ] && ARCH=sm_90
 NVCC="${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}"
 SANITIZER="${COMPUTE_SANITIZER:-$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)}"
-TIMEOUT="${TIMEOUT:-300}"
-mkdir -p "$out/outputs" "$(dirname "$log")"
-: > "$log"
-
 . tests/cpu/suite/suite-table.sh || exit 2
 
 command -v "$NVCC" >/dev/null || { echo "run-on-gpu.sh: no nvcc (set NVCC=...)" >&2; exit 2; }
-echo "# cpusim suite on $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n1), $ARCH, $(date -u +%F)" | tee -a "$log"
+start_table "$out/outputs" "$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n1), $ARCH"
 # build NAME SOURCE NVCC_FLAGS: one program; its status goes to outputs/NAME.build.status.
 build() {
   local sources=() flags=() parts p
