@@ -49,6 +49,14 @@ Graded run_grader(const std::vector<std::string>& args, bool fresh_build = false
   return g;
 }
 
+// Grades lab LAB of SRC on the fast rubric (a few small shapes), as most of these tests do.
+Graded grade_fast(const std::string& src, const std::string& lab, const std::vector<std::string>& more_args = {},
+                  const std::vector<std::string>& env = {}) {
+  std::vector<std::string> args = {"--src", src, "--lab", lab, "--rubric", "tests/fixtures/rubric-fast.txt"};
+  args.insert(args.end(), more_args.begin(), more_args.end());
+  return run_grader(args, false, "build/grade-test-reports/out", env);
+}
+
 using lab_test::contains;
 
 // The line "  <check>: <STATUS> ..." of the grading output.
@@ -77,6 +85,20 @@ bool any_of(const std::string& options, Pred pred) {
   return false;
 }
 
+// Grades every lab of SRC and checks what any such grading prints: exit 0, SCORE as its last
+// line, and for each lab a subtotal line that starts with "lab NN: " + SUBTOTAL.
+Graded grade_every_lab(const std::string& src, const std::string& score, const std::string& subtotal) {
+  const Graded g = run_grader({"--src", src});
+  CAPTURE(g.run.output);
+  REQUIRE(g.run.exited(0));
+  CHECK(last_line(g.run.output) == score);
+  for (const lab::LabEntry& e : lab::labs()) {
+    CAPTURE(e.number);
+    CHECK(contains(g.run.output, "\nlab " + e.number + ": " + subtotal));
+  }
+  return g;
+}
+
 bool valid_json(const std::string& path) {
   return lab::run_command({"python3", "-c", "import json,sys; json.load(open(sys.argv[1]))", path}).exited(0);
 }
@@ -86,11 +108,8 @@ bool valid_json(const std::string& path) {
 TEST_SUITE("grade") {
 
 TEST_CASE("every solution grades full marks on build, correctness, safety and technique" * doctest::skip(lab_test::kNoCpuSolutions)) {
-  const Graded g = run_grader({"--src", "solutions"});
+  const Graded g = grade_every_lab("solutions", "Score: 48/48", "");
   CAPTURE(g.run.output);
-  REQUIRE(g.run.exited(0));
-  CHECK(last_line(g.run.output) == "Score: 48/48");
-  for (const lab::LabEntry& e : lab::labs()) CHECK(contains(g.run.output, "\nlab " + e.number + ": "));
   CHECK_FALSE(contains(g.run.output, "FAIL"));
   CHECK(contains(g.results_json, "\"score\": 48"));
   if (lab::run_command({"sh", "-c", "command -v python3"}).exited(0)) CHECK(valid_json("build/grade-test-reports/out/results.json"));
@@ -113,11 +132,8 @@ TEST_CASE("make check's quick pass: build, correctness and safety, the solution 
 }
 
 TEST_CASE("every skeleton grades 0, without a crash" * doctest::skip(lab_test::kNoCpuSolutions)) {
-  const Graded g = run_grader({"--src", "build/skeletons"});
+  const Graded g = grade_every_lab("build/skeletons", "Score: 0/48", "0/");
   CAPTURE(g.run.output);
-  REQUIRE(g.run.exited(0));
-  CHECK(last_line(g.run.output) == "Score: 0/48");
-  for (const lab::LabEntry& e : lab::labs()) CHECK(contains(g.run.output, "\nlab " + e.number + ": 0/"));
   CHECK_FALSE(contains(g.run.output, "killed by"));
   // A skeleton writes nothing: that is what it is told, not a race, and its build's point is
   // a FAIL like its score.
@@ -136,7 +152,7 @@ TEST_CASE("every variant of the solutions grades full marks" * doctest::skip(lab
   };
   for (const auto& [src, lab] : variants) {
     SUBCASE(src) {
-      const Graded g = run_grader({"--src", src, "--lab", lab, "--rubric", "tests/fixtures/rubric-fast.txt"});
+      const Graded g = grade_fast(src, lab);
       CAPTURE(g.run.output);
       REQUIRE(g.run.exited(0));
       const std::string score = last_line(g.run.output);
@@ -186,7 +202,7 @@ TEST_CASE("each wrong submission is caught by its check" * doctest::skip(lab_tes
   };
   for (const Wrong& w : corpus) {
     SUBCASE(w.src) {
-      const Graded g = run_grader({"--src", w.src, "--lab", w.lab, "--rubric", "tests/fixtures/rubric-fast.txt"});
+      const Graded g = grade_fast(w.src, w.lab);
       CAPTURE(g.run.output);
       REQUIRE(g.run.exited(0));
       CHECK(any_of(w.check, [&](const std::string& check) { return contains(check_line(g.run.output, check), ": FAIL"); }));
@@ -222,7 +238,7 @@ TEST_CASE("a program that hangs where no per-shape limit watches it costs second
 TEST_CASE("a program that prints bytes that are not UTF-8 leaves a results.json that is" *
           doctest::skip(lab_test::kNoCpuSolutions)) {
   // tests/corpus/garbled prints a stray 0xFF, a cut character and 600 multi-byte ones, then dies.
-  const Graded g = run_grader({"--src", "tests/corpus/garbled", "--lab", "01", "--rubric", "tests/fixtures/rubric-fast.txt"});
+  const Graded g = grade_fast("tests/corpus/garbled", "01");
   CAPTURE(g.run.output);
   REQUIRE(g.run.exited(0));
   CHECK(last_line(g.run.output) == "Score: 0/8");
@@ -234,7 +250,7 @@ TEST_CASE("a crash at one shape costs that shape only, and the later checks wait
           doctest::skip(lab_test::kNoCpuSolutions)) {
   // The launcher dies at M = 65 (an edge shape in rubric-fast.txt): a fresh process goes on
   // with the next shape, and safety and technique still run.
-  const Graded g = run_grader({"--src", "build/corpus/crash_at_65_01", "--lab", "01", "--rubric", "tests/fixtures/rubric-fast.txt"});
+  const Graded g = grade_fast("build/corpus/crash_at_65_01", "01");
   CAPTURE(g.run.output);
   REQUIRE(g.run.exited(0));
   CHECK(contains(g.run.output, "2 of 3 shapes correct"));
@@ -256,8 +272,7 @@ TEST_CASE("the grid limit: a launcher must cap the grid at 65535 blocks along y,
 
 TEST_CASE("the seed never reaches student code, though `make grade SEED=N` exports it" * doctest::skip(lab_test::kNoCpuSolutions)) {
   // build/corpus/seed_reader_01 is the solution, except that it dies when SEED is in its environment.
-  const Graded g = run_grader({"--src", "build/corpus/seed_reader_01", "--lab", "01", "--rubric", "tests/fixtures/rubric-fast.txt"},
-                         false, "build/grade-test-reports/out", {"SEED=4242", "MAKEFLAGS=SEED=4242"});
+  const Graded g = grade_fast("build/corpus/seed_reader_01", "01", {}, {"SEED=4242", "MAKEFLAGS=SEED=4242"});
   CAPTURE(g.run.output);
   REQUIRE(g.run.exited(0));
   CHECK(last_line(g.run.output) == "Score: 8/8");
@@ -286,7 +301,7 @@ TEST_CASE("a lab file that is a link, a FIFO or empty fails the build with a lin
   };
   for (const auto& [name, says] : cases) {
     SUBCASE(name) {
-      const Graded g = run_grader({"--src", root + "/" + name, "--lab", "01", "--rubric", "tests/fixtures/rubric-fast.txt"});
+      const Graded g = grade_fast(root + "/" + name, "01");
       CAPTURE(g.run.output);
       REQUIRE(g.run.exited(0));
       CHECK(contains(check_line(g.run.output, "build"), ": FAIL"));
@@ -338,7 +353,7 @@ TEST_CASE("a submission's build reads its own file and the lab's headers, nothin
       const std::string dir = root + "/" + name + "/01_matmul_naive";
       lab::run_command({"mkdir", "-p", dir});
       std::ofstream(dir + "/matmul_naive.cu") << text;
-      const Graded g = run_grader({"--src", root + "/" + name, "--lab", "01", "--rubric", "tests/fixtures/rubric-fast.txt"});
+      const Graded g = grade_fast(root + "/" + name, "01");
       CAPTURE(g.run.output);
       REQUIRE(g.run.exited(0));
       CHECK(contains(check_line(g.run.output, "build"), ": FAIL"));
@@ -363,7 +378,7 @@ TEST_CASE("a submission's build reads its own file and the lab's headers, nothin
         << "\nfloat last_total = 0.0f;  // a variable at file scope, as a __device__ array of partial sums is\n"
            "std::vector<float> copy_of(const float* p, int n) { return std::vector<float>(p, p + n); }\n"
            "float sum_of(const std::vector<float>& v) { float s = 0; for (float x : v) s += x; return s; }\n";
-    const Graded g = run_grader({"--src", root + "/system", "--lab", "01", "--rubric", "tests/fixtures/rubric-fast.txt"});
+    const Graded g = grade_fast(root + "/system", "01");
     CAPTURE(g.run.output);
     REQUIRE(g.run.exited(0));
     CHECK(last_line(g.run.output) == "Score: 8/8");
@@ -378,7 +393,7 @@ TEST_CASE("a folder of any name is graded like any other, and no command in a na
   const std::string dir = root + "/" + name + "/01_matmul_naive";
   lab::run_command({"mkdir", "-p", dir});
   lab::run_command({"cp", "solutions/01_matmul_naive/matmul_naive.cu", dir});
-  const Graded g = run_grader({"--src", root + "/" + name, "--lab", "01", "--rubric", "tests/fixtures/rubric-fast.txt"});
+  const Graded g = grade_fast(root + "/" + name, "01");
   CAPTURE(g.run.output);
   REQUIRE(g.run.exited(0));
   CHECK(last_line(g.run.output) == "Score: 8/8");
@@ -400,8 +415,8 @@ TEST_CASE("a submission cannot plant a grader, a rubric or a Makefile for the ne
     return text;
   };
   const std::string before = sums();
-  const Graded g = run_grader({"--src", "build/corpus/plant", "--lab", "01", "--rubric", "tests/fixtures/rubric-fast.txt"}, false,
-                         "build/grade-test-reports/out", {"PLANT_CHECKOUT=" + std::filesystem::current_path().string()});
+  const Graded g = grade_fast("build/corpus/plant", "01", {},
+                              {"PLANT_CHECKOUT=" + std::filesystem::current_path().string()});
   CAPTURE(g.run.output);
   REQUIRE(g.run.exited(0));
   CHECK(contains(g.run.output, "the checkout and the builds read-only"));
@@ -416,7 +431,7 @@ TEST_CASE("the fences hold: memory, file size, network, a flood of output, a sto
           doctest::skip(lab_test::kNoCpuSolutions)) {
   // build/corpus/fences spoils its result with 1001, 1002, 1003 or 1004 when a fence gives way,
   // prints 100 MB and leaves 300 sleeping processes behind in every run.
-  const Graded g = run_grader({"--src", "build/corpus/fences", "--lab", "01", "--rubric", "tests/fixtures/rubric-fast.txt"});
+  const Graded g = grade_fast("build/corpus/fences", "01");
   CAPTURE(g.run.output);
   REQUIRE(g.run.exited(0));
   CHECK(last_line(g.run.output) == "Score: 8/8");
@@ -425,8 +440,7 @@ TEST_CASE("the fences hold: memory, file size, network, a flood of output, a sto
   CHECK(contains(g.run.output, "4096 processes and threads of its user"));
   CHECK_FALSE(lab::run_command({"pgrep", "-x", "fence_child"}).exited(0));
   // Where namespaces are missing the network is reachable, and the submission says so (the test can fail).
-  const Graded open = run_grader({"--src", "build/corpus/fences", "--lab", "01", "--rubric", "tests/fixtures/rubric-fast.txt",
-                             "--no-namespaces"});
+  const Graded open = grade_fast("build/corpus/fences", "01", {"--no-namespaces"});
   CAPTURE(open.run.output);
   CHECK(contains(open.run.output, "network reachable"));
   CHECK(contains(open.run.output, "got 1003"));
@@ -437,16 +451,13 @@ TEST_CASE("a student's program sees neither the solution nor its program, the hi
   // build/corpus/peek spoils its result with 1005-1008 when it can read the solution's source,
   // the checkout's .git, the solution's lab program or the scratch folder's other runs.
   const std::vector<std::string> env = {"PEEK_CHECKOUT=" + std::filesystem::current_path().string()};
-  const Graded g = run_grader({"--src", "build/corpus/peek", "--lab", "01", "--rubric", "tests/fixtures/rubric-fast.txt"}, false,
-                         "build/grade-test-reports/out", env);
+  const Graded g = grade_fast("build/corpus/peek", "01", {}, env);
   CAPTURE(g.run.output);
   REQUIRE(g.run.exited(0));
   CHECK(last_line(g.run.output) == "Score: 8/8");
   // Where namespaces are missing and student code runs as the grader's user, all of it is there
   // (the test can fail).
-  const Graded open = run_grader({"--src", "build/corpus/peek", "--lab", "01", "--rubric", "tests/fixtures/rubric-fast.txt",
-                             "--no-namespaces"},
-                            false, "build/grade-test-reports/out", env);
+  const Graded open = grade_fast("build/corpus/peek", "01", {"--no-namespaces"}, env);
   CAPTURE(open.run.output);
   CHECK(contains(open.run.output, "got 100"));
 }
