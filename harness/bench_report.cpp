@@ -203,7 +203,7 @@ BenchRow run_solution(const std::string& program, const std::string& lab_name, c
   std::vector<std::string> argv = {program};
   for (const std::string& arg : c.size_args()) argv.push_back(arg);
   for (const std::string& arg : {std::string("--reps"), std::to_string(reps), std::string("--quiet"),
-                                 std::string("--result"), result_file}) {
+                                 std::string("--no-edges"), std::string("--result"), result_file}) {
     argv.push_back(arg);
   }
   // Generous: an 8192³ product takes the naive solution seconds, its fp64 check a few more.

@@ -27,7 +27,8 @@ struct BenchRow {
 };
 
 // A solution's row: runs its lab program `program` (of lab `lab_name`, "01_matmul_naive") on
-// c's sizes with `reps` timed runs and --quiet, and reads the median and the spread from the
+// c's sizes with `reps` timed runs, --quiet and --no-edges (the bench times the sizes it names;
+// the solutions' edges are the tests' business), and reads the median and the spread from the
 // result file it has it write to `result_file`. Its verdict is the program's: exit 1 is a wrong
 // result, anything else but 0 a run that did not finish.
 BenchRow run_solution(const std::string& program, const std::string& lab_name, const Case& c, int reps,

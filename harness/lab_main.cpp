@@ -22,7 +22,7 @@ constexpr int64_t kMaxDim = (int64_t(1) << 31) - 1;  // the launchers take int s
 struct Options {
   int64_t M = -1, N = -1, K = -1, rows = -1, cols = -1, n = -1;  // -1: the backend's default
   int64_t seed = 1, reps = -1, warmup = -1, offset = 0;
-  bool full_check = false, no_time = false, quiet = false;
+  bool full_check = false, no_time = false, no_edges = false, quiet = false;
   std::string result_file, serve_dir;
 };
 
@@ -45,11 +45,39 @@ Case default_case(Op op, const Options& o, bool cpu) {
   return {};
 }
 
+// The sizes checked before the ones asked for. The default sizes are multiples of every tile
+// and block size of the labs, so a kernel with an edge bug (a missing guard, a partial tile
+// skipped) passes at them; no tile divides these. Each is a little past a multiple of the
+// largest tile along its dimension, so that there are whole tiles and a partial one: M = 259
+// (lab 03's 256 rows; lab 02's 32, lab 01's 8), N = 131 (lab 03's 128 columns; 32), K = 37
+// (lab 02's 32, lab 03's 8), a transpose of 131 × 67 (lab 04's 64), a dot of 100003 (98 blocks
+// of 4 · 256, the last partial, and 3 elements past the last float4). M and N differ, so that
+// a guard with the two swapped fails. Lab 03 takes its float4 path only when N and K are
+// multiples of 4, hence a second matrix product, N = 132 and K = 36, for that path's edges.
+// Small: they add a few milliseconds on a GPU and a tenth of a second on the CPU backend.
+std::vector<Case> edge_cases(Op op) {
+  switch (op) {
+    case Op::kMatmul: return {Case::matmul(259, 131, 37), Case::matmul(259, 132, 36)};
+    case Op::kTranspose: return {Case::transpose(131, 67)};
+    case Op::kDot: return {Case::dot(100003)};
+  }
+  return {};
+}
+
+// "M=259 N=131 K=37 and M=259 N=132 K=36"
+std::string describe_cases(const std::vector<Case>& cases) {
+  std::string text;
+  for (const Case& c : cases) text += (text.empty() ? "" : " and ") + c.describe();
+  return text;
+}
+
 Options parse_options(const LabInfo& info, int argc, char** argv) {
   Options o;
   Cli cli(argv[0], std::string("Lab ") + info.id + " (" + info.name +
                        "): checks the launcher against an fp64 reference, then times it.\n"
-                       "Sizes default to a large problem on a GPU and a small one on the CPU backend.");
+                       "First at sizes that no tile divides, the edges (" + describe_cases(edge_cases(info.op)) +
+                       "), whatever the sizes asked for;\nthen at the sizes asked for, by default a large problem "
+                       "on a GPU and a small one on the CPU backend.");
   switch (info.op) {
     case Op::kMatmul:
       cli.add_int("m", &o.M, 0, kMaxDim, "rows of A and C (default 4096; CPU backend 256)");
@@ -70,6 +98,7 @@ Options parse_options(const LabInfo& info, int argc, char** argv) {
   cli.add_int("warmup", &o.warmup, 0, 100000, "untimed repetitions first (default 3; CPU backend 0)");
   cli.add_flag("full-check", &o.full_check, "check every row of a large matrix product, not a sample");
   cli.add_flag("no-time", &o.no_time, "check only");
+  cli.add_flag("no-edges", &o.no_edges, "skip the edges: check and time only the sizes asked for");
   cli.add_flag("quiet", &o.quiet, "print only failures");
   cli.add_string("result", &o.result_file, "also write the result as 'key value' lines to this file");
   cli.add_string("serve", &o.serve_dir, "for the grader: run the cases in this folder (common/protocol.h)");
@@ -131,25 +160,40 @@ bool fits(const Case& c, const DeviceInfo& device) {
   return true;
 }
 
+// Which check a verdict belongs to: the sizes asked for ("  check    PASS: ...") or an edge
+// case ("  edges    FAIL at M=259 N=131 K=37: ..."), whose passes one line sums up instead.
+struct Stage {
+  std::string name;  // "check" or "edges"
+  std::string at;    // "", or " at " and the edge case
+  bool edge() const { return !at.empty(); }
+  // The line for a verdict that starts with PASS or FAIL (as format_report's does).
+  std::string line(const std::string& verdict) const {
+    return "  " + name + "    " + verdict.substr(0, 4) + at + verdict.substr(4);
+  }
+};
+
 // Checks what the launcher left behind: the output against the reference, the memory around
 // it, and the inputs. Prints the verdict; true when all of it is right.
-bool check_result(DeviceCase& run, const Case& c, const std::vector<std::vector<float>>& inputs, const Options& o) {
+bool check_result(DeviceCase& run, const Case& c, const std::vector<std::vector<float>>& inputs, const Options& o,
+                  const Stage& stage) {
   const std::vector<float> output = run.output();
   const CheckReport report = check_output(c, inputs, output.data(), uint64_t(o.seed), o.full_check);
   const auto [before, after] = run.damaged_guards();
   const std::vector<std::string> modified = run.modified_inputs(inputs);
   // Writes outside the output first: they explain the wrong elements inside it too.
   if (before + after > 0) {
-    std::printf("  check    FAIL: the kernel wrote outside the output: %zu elements before its start "
-                "and %zu after its end were overwritten. A missing bounds guard?\n", before, after);
+    char line[512];
+    snprintf(line, sizeof line, "FAIL: the kernel wrote outside the output: %zu elements before its start "
+             "and %zu after its end were overwritten. A missing bounds guard?\n", before, after);
+    std::fputs(stage.line(line).c_str(), stdout);
   }
-  const std::string verdict = "  check    " + format_report(report, "           ");
-  if (report.pass()) {
-    say(o, verdict);
-  } else {
+  const std::string verdict = stage.line(format_report(report, "           "));
+  if (!report.pass()) {
     std::fputs(verdict.c_str(), stdout);
+  } else if (!stage.edge()) {
+    say(o, verdict);
   }
-  if (c.op == Op::kMatmul && !c.empty() && report.checked < int64_t(c.output_count())) {
+  if (!stage.edge() && c.op == Op::kMatmul && !c.empty() && report.checked < int64_t(c.output_count())) {
     char line[512];
     snprintf(line, sizeof line,
              "           (%lld sampled rows of %lld checked against the fp64 reference, every "
@@ -158,7 +202,7 @@ bool check_result(DeviceCase& run, const Case& c, const std::vector<std::vector<
     say(o, line);
   }
   for (const std::string& name : modified) {
-    std::printf("  check    FAIL: the kernel changed its input %s, which it must only read.\n", name.c_str());
+    std::fputs(stage.line("FAIL: the kernel changed its input " + name + ", which it must only read.\n").c_str(), stdout);
   }
   return report.pass() && before == 0 && after == 0 && modified.empty();
 }
@@ -177,13 +221,9 @@ void time_case(DeviceCase& run, const Launcher& launcher, const Case& c, const O
   say(o, line);
 }
 
-// Runs the case once, checks it, and times it if it is right; the exit code.
-int run_case(const LabInfo& info, const Launcher& launcher, const Options& o, const DeviceInfo& device,
-             const Case& c, Result* result) {
-  char line[512];
-  snprintf(line, sizeof line, "lab %s %s\n  device   %s\n  problem  %s, seed %lld\n", info.id, info.name,
-           device.describe().c_str(), c.describe().c_str(), (long long)o.seed);
-  say(o, line);
+// Runs the case once, checks it, and times it if it is right and not an edge case; the exit code.
+int run_case(const Launcher& launcher, const Options& o, const DeviceInfo& device, const Case& c, const Stage& stage,
+             Result* result) {
   if (!fits(c, device)) return kExitCannotRun;
 
   std::vector<std::vector<float>> inputs;
@@ -197,16 +237,33 @@ int run_case(const LabInfo& info, const Launcher& launcher, const Options& o, co
   const DeviceCase::Outcome outcome = run.run(launcher);
   if (!outcome.ok()) {
     const bool at_launch = outcome.launch != cudaSuccess;
-    std::printf("  check    FAIL: the %s: %s\n", at_launch ? "launch failed" : "kernel failed while running",
-                explain_error(at_launch ? outcome.launch : outcome.run).c_str());
+    std::fputs(stage.line(std::string("FAIL: the ") + (at_launch ? "launch failed" : "kernel failed while running") +
+                          ": " + explain_error(at_launch ? outcome.launch : outcome.run) + "\n").c_str(),
+               stdout);
     result->check = "fail";
     return kExitWrong;
   }
 
-  const bool pass = check_result(run, c, inputs, o);
+  const bool pass = check_result(run, c, inputs, o, stage);
   result->check = pass ? "pass" : "fail";
   if (!pass) return kExitWrong;
-  if (!o.no_time && !c.empty()) time_case(run, launcher, c, o, device, result);
+  if (!stage.edge() && !o.no_time && !c.empty()) time_case(run, launcher, c, o, device, result);
+  return kExitPass;
+}
+
+// The edge cases, before the sizes asked for (as llm.c's dev/cuda validates, then times): one
+// line when all pass; when one does not, its report, and the sizes asked for are not run.
+int check_edges(const Launcher& launcher, Op op, const Options& o, const DeviceInfo& device, Result* result) {
+  std::vector<Case> cases = edge_cases(op);
+  for (Case& c : cases) {
+    c.offset = o.offset;
+    const int code = run_case(launcher, o, device, c, Stage{"edges", " at " + c.describe()}, result);
+    if (code != kExitPass) {
+      if (code == kExitWrong) std::puts("  check    not run, nor timed: the edges must pass first (--no-edges skips them)");
+      return code;
+    }
+  }
+  say(o, "  edges    PASS at " + describe_cases(cases) + "\n");
   return kExitPass;
 }
 
@@ -218,8 +275,13 @@ int lab_main(const LabInfo& info, const Launcher& launcher, int argc, char** arg
   if (!o.serve_dir.empty()) return serve_cases(launcher, o.serve_dir);
   Case c = default_case(info.op, o, device.cpu_backend);
   c.offset = o.offset;
+  char line[512];
+  snprintf(line, sizeof line, "lab %s %s\n  device   %s\n  problem  %s, seed %lld\n", info.id, info.name,
+           device.describe().c_str(), c.describe().c_str(), (long long)o.seed);
+  say(o, line);
   Result result;
-  const int code = run_case(info, launcher, o, device, c, &result);
+  int code = o.no_edges ? kExitPass : check_edges(launcher, info.op, o, device, &result);
+  if (code == kExitPass) code = run_case(launcher, o, device, c, Stage{"check", ""}, &result);
   write_result(o.result_file, info, c, result);
   return code;
 }

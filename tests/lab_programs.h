@@ -97,7 +97,9 @@ inline bool testing_cpu_backend() {
 inline const bool kNoSolutions = !have_solutions();
 inline const bool kNoCpuSolutions = kNoSolutions || !testing_cpu_backend();
 
-// The solution's lab program passes its check on every shape, on every backend.
+// The solution's lab program passes its check on every shape, on every backend. These helpers
+// check the shape they are given and no other: --no-edges skips the lab program's own edge
+// check (tests/harness/test_run_edges.cpp tests that).
 inline void check_solution_passes(const std::string& lab, const std::vector<Shape>& shapes) {
   REQUIRE(have_solutions());
   for (const std::string& backend : backends()) {
@@ -105,6 +107,7 @@ inline void check_solution_passes(const std::string& lab, const std::vector<Shap
       SUBCASE((backend + " " + shape.name).c_str()) {
         std::vector<std::string> args = shape.args;
         args.push_back("--no-time");
+        args.push_back("--no-edges");
         const lab::RunResult r = run(program(backend, kSolutions, lab), args);
         CAPTURE(r.output);
         CHECK_MESSAGE(r.exited(0), r.describe());
@@ -120,7 +123,9 @@ inline void check_skeleton_fails(const std::string& lab, const std::vector<Shape
   for (const std::string& backend : backends()) {
     for (const Shape& shape : shapes) {
       SUBCASE((backend + " " + shape.name).c_str()) {
-        const lab::RunResult r = run(program(backend, kSkeletons, lab), shape.args);
+        std::vector<std::string> args = shape.args;
+        args.push_back("--no-edges");
+        const lab::RunResult r = run(program(backend, kSkeletons, lab), args);
         CAPTURE(r.output);
         CHECK_MESSAGE(r.exited(1), r.describe());
         CHECK(contains(r.output, "check    FAIL"));
@@ -167,6 +172,7 @@ inline void check_mutant_caught(const std::string& name, const std::string& lab,
     std::vector<std::string> argv = {corpus_program("cpu", name, lab)};
     argv.insert(argv.end(), shape.args.begin(), shape.args.end());
     argv.push_back("--no-time");
+    argv.push_back("--no-edges");
     lab::RunOptions options;
     options.timeout_s = 120;
     options.env = {schedule};

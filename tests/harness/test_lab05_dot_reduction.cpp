@@ -27,7 +27,7 @@ TEST_CASE("a missing __syncthreads in the block's reduction is caught" * doctest
 TEST_CASE("block sums added without atomics are a race the ThreadSanitizer build reports" *
           doctest::skip(lab_test::kNoCpuSolutions)) {
   const lab::RunResult r = lab_test::run(lab_test::corpus_program("cpu-tsan", "no_atomics_05", "05_dot_reduction"),
-                                         {"--n", "100003", "--no-time"});
+                                         {"--n", "100003", "--no-time", "--no-edges"});
   CAPTURE(r.output);
   CHECK_FALSE(r.exited(0));
   CHECK(lab_test::contains(r.output, "ThreadSanitizer: data race"));
