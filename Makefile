@@ -37,7 +37,7 @@ help:
 	@echo "Variables: LAB=01, SRC=folder, ARGS=\"--m 512\", BACKEND=gpu|cpu, ARCH=sm_90, DEBUG=1 (device debug info," \
 	  "a sync after every launch), SEED=, STRICT=1, RUBRIC=file (make grade)."
 
-## check and time one lab: make run LAB=01 (ARGS="--m 512", SRC=solutions, VARIANT=name)
+## check one lab at its edges, then check and time it: make run LAB=01 (ARGS="--m 512", SRC=solutions, VARIANT=name)
 run:
 	@$(call require_plain_src,run)
 	@[ -n "$(LAB)" ] || { echo "make run: say which lab, e.g. make run LAB=01 (labs: $(LABS))" >&2; exit 2; }
