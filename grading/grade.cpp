@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <ctime>
 #include <filesystem>
 #include <cstdlib>
 #include <cstdio>
@@ -24,6 +25,7 @@
 #include "grading/build_folder.h"
 #include "grading/checks.h"
 #include "grading/isolation.h"
+#include "grading/progress.h"
 #include "grading/report.h"
 #include "grading/rubric.h"
 #include "grading/submission.h"
@@ -174,7 +176,8 @@ Options parse_options(int argc, char** argv) {
   cli.add_int("seed", &o.seed, -1, INT64_MAX, "seed of the inputs (default: a new one each run)");
   cli.add_string("rubric", &o.rubric_path, "the rubric file");
   cli.add_string("out", &o.out, "where the reports go (default: a folder of this run's own, build/grade/<time>-<pid>,\n"
-                                "with build/grade/latest pointing at the newest)");
+                                "with build/grade/latest pointing at the newest; only a run in the default folders is\n"
+                                "added to the history make status reads, build/progress)");
   cli.add_string("build-dir", &o.build_dir, "the build folder, kept between runs (default build/grade-build): the lab\n"
                                             "programs' parts and the solutions' programs are built once, an unchanged\n"
                                             "student file is not compiled again, and a new grader or makefile empties it");
@@ -189,7 +192,7 @@ Options parse_options(int argc, char** argv) {
 }
 
 // Sets out_dir (and runs_dir): OUT, or a new folder of this run's own under build/grade (under
-// build/check for a QUICK run, whose partial scores make status must not read).
+// build/check for a QUICK run). Only a run in those folders goes into make status's history.
 void choose_report_folder(const std::string& out, bool quick) {
   if (!out.empty()) {
     out_dir = out;
@@ -323,6 +326,22 @@ void print_run_header(const grade::Context& ctx, const std::string& device) {
   std::fflush(stdout);
 }
 
+// Adds each lab's result to the history of the folder graded, which make status reads
+// (grading/progress.h). A run that cannot is still graded: it says so, and make status will
+// not count it.
+bool record_history(const grade::Context& ctx, const std::vector<grade::LabResult>& results) {
+  char date[32];
+  const std::time_t now = std::time(nullptr);
+  std::strftime(date, sizeof date, "%Y-%m-%d %H:%M:%S", std::localtime(&now));
+  std::vector<grade::HistoryLine> lines;
+  for (const grade::LabResult& r : results) {
+    lines.push_back(grade::history_line(r, date, ctx.quick ? "check" : "grade", ctx.backend, out_dir));
+  }
+  const std::string error = grade::append_history(grade::kProgressRoot, ctx.src, lines);
+  if (!error.empty()) std::fprintf(stderr, "%s: this run is not in make status's history: %s\n", command_name, error.c_str());
+  return error.empty();
+}
+
 // Writes the reports, removes the scratch folder and prints the score; true at full marks.
 bool report(const grade::Context& ctx, const std::string& device, const std::vector<grade::LabResult>& results,
             double seconds) {
@@ -337,8 +356,9 @@ bool report(const grade::Context& ctx, const std::string& device, const std::vec
   lab::run_command({"rm", "-rf", ctx.work_dir});
   if (!written) cannot_run("could not write the reports into " + out_dir);
   if (!runs_dir.empty()) grade::point_latest(runs_dir, out_dir);
-  std::printf("(reports: %s/results.json, %s/summary.txt; %s)\n", out_dir.c_str(), out_dir.c_str(),
-              ctx.quick ? "make grade runs every check" : "make status shows your progress");
+  const bool recorded = !runs_dir.empty() && record_history(ctx, results);
+  std::printf("(reports: %s/results.json, %s/summary.txt%s)\n", out_dir.c_str(), out_dir.c_str(),
+              ctx.quick ? "; make grade runs every check" : recorded ? "; make status shows your progress" : "");
   std::printf("Score: %s/%s%s\n", grade::points_text(score).c_str(), grade::points_text(max_score).c_str(),
               ctx.quick ? " (build, correctness and safety)" : "");
   return score >= max_score;
