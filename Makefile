@@ -63,7 +63,7 @@ PROFILE_FLAVOR = $(if $(filter gpu,$(BACKEND)),gpu,cpu-count)
 
 # The grader's quick pass: the same build, correctness and safety checks and hints as make grade,
 # on the rubric's edge shapes, without technique and performance (nothing is timed); its reports
-# go to build/check, so make status counts only make grade's.
+# go to build/check, and make status shows its runs as make check's.
 ## after each edit: build, correctness and safety as make grade checks them, in seconds (LAB=03)
 check: deps-backend $(GRADER)
 	@$(GRADER) --quick --src $(call shell_quote,$(SRC)) --backend $(BACKEND) $(if $(LAB),--lab $(LAB)) $(if $(SEED),--seed $(SEED)) \
@@ -79,9 +79,11 @@ grade: deps-backend $(GRADER)
 	  $(if $(STRICT),--strict) $(if $(RUBRIC),--rubric "$(RUBRIC)"); status=$$?; \
 	  [ $$status -eq 0 ] || echo "(the grader exited with status $$status)"; exit $$status
 
-## your progress from the last make grade, and the lab to do next
-status:
-	@scripts/status $(LABS)
+# Every make grade and make check run adds its labs' results to the history of the folder it
+# graded (build/progress/<folder>-<hash>/history.tsv, grading/progress.h); this reads it.
+## each lab's best and latest result, what still fails, the lab to do next (SRC=folder)
+status: $(STATUS)
+	@$(STATUS) --src $(call shell_quote,$(SRC))
 
 # Runs every test binary, each with its own log, and ends with "N passed, N failed".
 ## the workbook's own tests (on the CPU backend, and the GPU if there is one)

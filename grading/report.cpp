@@ -136,25 +136,7 @@ bool write_reports(const std::string& dir, const RunInfo& run, const std::vector
   for (const LabResult& l : labs) summary += summary_line(l) + "\n";
   summary += std::string(header) + "\n";
 
-  // For `make status`: how far each lab got.
-  std::string status;
-  for (const LabResult& l : labs) {
-    auto is = [&](const char* check, Status s) {
-      const CheckResult* c = l.find(check);
-      return c != nullptr && c->status == s;
-    };
-    const bool fast_waived = is("performance", Status::kWaived);
-    status += l.lab + " compiles=" + (is("build", Status::kPass) ? "1" : "0") +
-              " correct=" + (is("correctness", Status::kPass) ? "1" : "0") +
-              " fast=" + (fast_waived ? "waived" : is("performance", Status::kPass) ? "1" : "0") + "\n";
-  }
-  std::time_t now = std::time(nullptr);
-  char date[64];
-  std::strftime(date, sizeof date, "%Y-%m-%d %H:%M", std::localtime(&now));
-  status += "# graded " + std::string(date) + ", " + run.src + ", " + run.backend + "\n";
-
-  return write_atomically(dir + "/results.json", json.str()) && write_atomically(dir + "/summary.txt", summary) &&
-         write_atomically(dir + "/status.txt", status);
+  return write_atomically(dir + "/results.json", json.str()) && write_atomically(dir + "/summary.txt", summary);
 }
 
 bool write_could_not_grade(const std::string& dir, const std::string& why) {

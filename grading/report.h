@@ -1,6 +1,6 @@
 // What a grading run reports: the console lines (the xv6 labs' `make grade` style), the
-// Gradescope results.json, a one-line-per-lab summary to paste into a question, and the
-// progress file `make status` reads.
+// Gradescope results.json and a one-line-per-lab summary to paste into a question. (What
+// `make status` reads is the history of grading/progress.h.)
 #pragma once
 
 #include <string>
@@ -31,13 +31,13 @@ std::string points_text(double points);
 // "  correctness: FAIL (2.1s)  3.6/5" and the check's details, indented under it.
 void print_check(const CheckResult& c);
 
-// Writes results.json, summary.txt and status.txt into `dir`, each atomically (a temporary
+// Writes results.json and summary.txt into `dir`, each atomically (a temporary
 // file renamed over the old one). Returns false when one could not be written.
 bool write_reports(const std::string& dir, const RunInfo& run, const std::vector<LabResult>& labs);
 
 // For a run that could not grade (exit 2): results.json with a score of 0, no tests and `why`
 // as its output, and summary.txt saying so, in place of an earlier run's reports, which would
-// otherwise pass for this one's. status.txt, a learner's last progress, stays.
+// otherwise pass for this one's. A run that could not grade adds nothing to make status's history.
 bool write_could_not_grade(const std::string& dir, const std::string& why);
 
 // A folder of its own for this run's reports, under PARENT: "<parent>/20261125-101502-4242"
