@@ -29,10 +29,12 @@ $(BUILD)/test/harness/test_bench: $(BENCH_HOST_OBJS)
 $(BUILD)/test/grading/test_technique $(BUILD)/test/grading/test_sandbox $(BUILD)/test/grading/test_submission \
   $(BUILD)/test/grading/test_build_folder: $(filter-out %/grade.o,$(GRADER_OBJS))
 $(BUILD)/test/grading/test_utf8 $(BUILD)/test/grading/test_grade: $(BUILD)/host/grading/utf8.o
+# make status's tests read and write histories, and run make status and the grader in a copy.
+$(BUILD)/test/grading/test_status: $(patsubst %,$(BUILD)/host/grading/%.o,progress report utf8) $(STATUS) $(GRADER)
 
 # The grader's tests grade the solutions, fresh skeletons and the corpus of wrong submissions.
 GRADE_TEST_SOURCES := $(if $(SOLUTION_LABS),$(foreach l,$(SOLUTION_LABS),$(TEST_SKELETONS)/$(l)/$(call lab_file,$(l))) \
   $(VARIANT_FILES))
 ## build what the tests run
-test-programs: $(TEST_PROGRAMS) $(if $(filter cpu,$(TEST_BACKENDS)),cpusim-suite) $(GRADER) $(GRADE_TEST_SOURCES)
+test-programs: $(TEST_PROGRAMS) $(if $(filter cpu,$(TEST_BACKENDS)),cpusim-suite) $(GRADER) $(STATUS) $(GRADE_TEST_SOURCES)
 

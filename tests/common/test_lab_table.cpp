@@ -54,7 +54,7 @@ TEST_CASE("the table of labs: a row is a folder NN_stem and a problem") {
   CHECK(contains(error, "cannot read build/test/no-such-table.txt"));
 }
 
-// The labs make reads from the table in folder DIR, as make status is handed them.
+// The labs make reads from the table in folder DIR.
 std::string labs_of_make(const std::string& dir) {
   lab::RunOptions options;
   options.cwd = dir;
@@ -75,7 +75,7 @@ std::string folders(const std::vector<lab::LabEntry>& labs) {
 TEST_CASE("the Makefile reads the same labs from the table as the programs do") {
   CHECK(labs_of_make(".") == folders(lab::labs()));
   // And from a table that tries both readers: comments that name labs, blanks and tabs, a
-  // comment at the end of a row. (make status is handed make's list; there is no third reader.)
+  // comment at the end of a row. (make status reads it with common/labs.h, as the programs do.)
   const std::string copy = fs::temp_directory_path() / ("labs-table-" + std::to_string(getpid()));
   fs::remove_all(copy);
   fs::create_directories(copy);
