@@ -36,7 +36,7 @@ const char* verdict_word(Status s) {
 bool is_verdict(const std::string& word) { return word == "OK" || word == "FAIL" || word == "SKIP" || word == "WAIVED"; }
 
 // A field of one line: no tab, no newline, no other control character (a student's output can
-// reach a check's first line), valid UTF-8, and not too long to read.
+// reach a check's report), valid UTF-8, and not too long to read.
 std::string field(const std::string& text) {
   std::string out;
   for (unsigned char ch : text) out += ch < 0x20 || ch == 0x7f ? ' ' : char(ch);
@@ -132,7 +132,14 @@ HistoryLine history_line(const LabResult& result, const std::string& date, const
   for (const CheckResult& c : result.checks) {
     line.checks.push_back({c.name, verdict_word(c.status)});
     if (c.status != Status::kFail) continue;
-    line.notes.push_back(field(c.name + ": " + (c.details.empty() ? "" : c.details.front())));
+    // The first two lines of the check's report: what failed, and its first instance (a
+    // shape, the compiler's first error, the sanitizer's first finding).
+    std::string note = c.name + ":";
+    for (size_t i = 0; i < c.details.size() && i < 2; ++i) {
+      const std::string text = field(c.details[i]);
+      if (text.rfind("hint: ", 0) != 0) note += (i == 0 ? " " : "; ") + text;
+    }
+    line.notes.push_back(field(note));
     for (const std::string& detail : c.details) {
       const std::string text = field(detail);
       if (hint.empty() && text.rfind("hint: ", 0) == 0) hint = text;

@@ -9,8 +9,8 @@
 //   build=FAIL correctness=FAIL safety=SKIP technique=SKIP performance=WAIVED  build/grade/20261125-110806-25161
 //   correctness: 0 of 3 shapes correct, seed 4242  hint: nothing was written: ...
 // command is "grade", or "check" for make check's quick pass (build, correctness and safety);
-// each note is a failing check's first line of report ("check: text") or the grader's first
-// hint ("hint: text"). Lines starting with # are comments.
+// each note is a failing check's first two lines of report ("check: line; line") or the
+// grader's first hint ("hint: text"). Lines starting with # are comments.
 #pragma once
 
 #include <string>
@@ -32,7 +32,7 @@ struct HistoryLine {
   double points = 0, max_points = 0;
   std::vector<std::pair<std::string, std::string>> checks;  // each check's name and verdict: OK FAIL SKIP WAIVED
   std::string report;                                       // the run's report folder
-  std::vector<std::string> notes;                           // "correctness: 0 of 3 shapes correct", "hint: ..."
+  std::vector<std::string> notes;                           // "correctness: 0 of 3 shapes correct, ...", "hint: ..."
 
   bool quick() const { return command == "check"; }
   // Every check OK or waived: the lab is done when a make grade run passed.

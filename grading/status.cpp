@@ -1,7 +1,7 @@
 // `make status`: how far a folder of labs has got, from the history of its make grade and make
 // check runs (grading/progress.h): each lab's best make grade run and its latest run, the checks
-// that still fail with the grader's first line and hint, and the lab to do next. A lab that a
-// make grade run passed stays done, whatever ran after it.
+// that still fail with the first lines of the grader's report and its hint, and the lab to do
+// next. A lab that a make grade run passed stays done, whatever ran after it.
 //
 //   status [--src DIR]        (make status; make status SRC=solutions)
 //
@@ -64,7 +64,7 @@ std::string state_of(const LabProgress& p) {
   return text;
 }
 
-// What still fails in a run: each failing check with its first line of report, the grader's
+// What still fails in a run: each failing check with its first lines of report, the grader's
 // hint, and the checks that waited.
 void print_whats_left(const HistoryLine& l) {
   std::string skipped;

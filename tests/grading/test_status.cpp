@@ -75,8 +75,8 @@ TEST_CASE("a history line reads back as written; a bad one is named and left out
   REQUIRE(read.checks.size() == 5);
   CHECK(read.checks[1] == std::pair<std::string, std::string>("correctness", "FAIL"));
   CHECK_FALSE(read.passed());
-  // The failing check's first line and the first hint, a tab in it made a space.
-  CHECK(read.notes == std::vector<std::string>{"correctness: 2 of 3 shapes correct, seed 7",
+  // The failing check's first two lines and the first hint, a tab in it made a space.
+  CHECK(read.notes == std::vector<std::string>{"correctness: 2 of 3 shapes correct, seed 7; M=65 N=70 K=40: FAIL: 70 of 4550 elements wrong",
                                                 "hint: every element of the last column is wrong: check the guard"});
 
   const std::pair<const char*, const char*> bad[] = {
