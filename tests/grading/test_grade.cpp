@@ -19,6 +19,7 @@
 
 #include "common/labs.h"
 #include "common/subprocess.h"
+#include "grading/progress.h"
 #include "grading/utf8.h"
 #include "tests/lab_programs.h"
 
@@ -491,7 +492,7 @@ TEST_CASE("a grader that is not root fences student code in a user namespace" *
 
 TEST_CASE("eight gradings at once from one checkout each get their own report" * doctest::skip(lab_test::kNoCpuSolutions)) {
   // Four copies of the solution and four of the skeleton, in folders of their own, graded at
-  // once into the default report folders (build/grade/<run>/).
+  // once into the default report folders (build/grade/<run>/), each into its own history.
   const std::string root = "build/test/concurrent";
   lab::run_command({"rm", "-rf", root});
   std::vector<std::thread> runs;
@@ -499,6 +500,7 @@ TEST_CASE("eight gradings at once from one checkout each get their own report" *
   for (int i = 0; i < 8; ++i) {
     const std::string src = root + "/" + std::to_string(i);
     lab::run_command({"mkdir", "-p", src + "/01_matmul_naive"});
+    std::filesystem::remove_all(std::filesystem::path(grade::history_path(grade::kProgressRoot, src)).parent_path());
     lab::run_command({"cp", i % 2 ? "labs/01_matmul_naive/matmul_naive.cu" : "solutions/01_matmul_naive/matmul_naive.cu",
                       src + "/01_matmul_naive/"});
     runs.emplace_back([&results, i, src] {
@@ -522,6 +524,11 @@ TEST_CASE("eight gradings at once from one checkout each get their own report" *
     const std::string json = read_file(folder + "/results.json");
     CHECK(contains(json, i % 2 ? "\"score\": 0," : "\"score\": 8,"));
     CHECK(contains(json, root + "/" + std::to_string(i)));
+    const grade::History history = grade::read_history(grade::history_path(grade::kProgressRoot, root + "/" + std::to_string(i)));
+    CHECK(history.problems.empty());
+    REQUIRE(history.lines.size() == 1);
+    CHECK(history.lines[0].points == (i % 2 ? 0 : 8));
+    CHECK(history.lines[0].report == folder);
   }
   std::sort(folders.begin(), folders.end());
   CHECK(std::unique(folders.begin(), folders.end()) == folders.end());

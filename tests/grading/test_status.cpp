@@ -13,6 +13,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "common/subprocess.h"
@@ -112,6 +113,28 @@ TEST_CASE("a history line reads back as written; a bad one is named and left out
   const grade::History none = grade::read_history("build/test/no-such-history.tsv");
   CHECK_FALSE(none.found);
   CHECK(none.problems.empty());
+}
+
+TEST_CASE("runs that append to one history at once leave every line whole") {
+  const std::string root = "build/test/status-progress";
+  fs::remove_all(root);
+  const grade::HistoryLine line = grade::history_line(lab01_result(), "2026-11-25 11:08:06", "check", "cpu", "build/check/x");
+  std::vector<std::thread> runs;
+  std::vector<std::string> errors(8);
+  for (int i = 0; i < 8; ++i) {
+    runs.emplace_back([&, i] {
+      for (int n = 0; n < 50; ++n) errors[i] += grade::append_history(root, "labs", {line, line});
+    });
+  }
+  for (std::thread& t : runs) t.join();
+  for (const std::string& error : errors) CHECK(error.empty());
+  const grade::History h = grade::read_history(grade::history_path(root, "labs"));
+  CHECK(h.problems.empty());
+  CHECK(h.lines.size() == 800);
+  const std::string text = lab_test::read_file(grade::history_path(root, "labs"));
+  CHECK(text.rfind("# make grade and make check of labs:", 0) == 0);
+  CHECK(std::count(text.begin(), text.end(), '#') == 2);  // one header
+  fs::remove_all(root);
 }
 
 TEST_CASE("each folder has a history of its own, whatever the name it is given") {
