@@ -35,7 +35,7 @@ help:
 	  function title(f) { return f == "Makefile" ? "For students and instructors:" : "From " f ":" }' $(MAKEFILE_LIST)
 	@echo
 	@echo "Variables: LAB=01, SRC=folder, ARGS=\"--m 512\", BACKEND=gpu|cpu, ARCH=sm_90, DEBUG=1 (device debug info," \
-	  "a sync after every launch), SEED=, STRICT=1, RUBRIC=file (make grade)."
+	  "a sync after every launch), SEED=, STRICT=1, RUBRIC=file, JOBS=N labs at once (make grade)."
 
 ## check one lab at its edges, then check and time it: make run LAB=01 (ARGS="--m 512", SRC=solutions, VARIANT=name)
 run:
@@ -67,7 +67,7 @@ PROFILE_FLAVOR = $(if $(filter gpu,$(BACKEND)),gpu,cpu-count)
 ## after each edit: build, correctness and safety as make grade checks them, in seconds (LAB=03)
 check: deps-backend $(GRADER)
 	@$(GRADER) --quick --src $(call shell_quote,$(SRC)) --backend $(BACKEND) $(if $(LAB),--lab $(LAB)) $(if $(SEED),--seed $(SEED)) \
-	  $(if $(RUBRIC),--rubric "$(RUBRIC)"); status=$$?; \
+	  $(if $(RUBRIC),--rubric "$(RUBRIC)") $(if $(JOBS),--jobs $(JOBS)); status=$$?; \
 	  [ $$status -eq 0 ] || echo "(the grader exited with status $$status)"; exit $$status
 
 # Grades SRC (default labs/): every lab, or LAB=NN; SEED=N reproduces a run's inputs; STRICT=1
@@ -76,7 +76,7 @@ check: deps-backend $(GRADER)
 ## grade your labs: every lab, or LAB=03; SRC=folder a submission; SEED=, STRICT=1, RUBRIC=file
 grade: deps-backend $(GRADER)
 	@$(GRADER) --src $(call shell_quote,$(SRC)) --backend $(BACKEND) $(if $(LAB),--lab $(LAB)) $(if $(SEED),--seed $(SEED)) \
-	  $(if $(STRICT),--strict) $(if $(RUBRIC),--rubric "$(RUBRIC)"); status=$$?; \
+	  $(if $(STRICT),--strict) $(if $(RUBRIC),--rubric "$(RUBRIC)") $(if $(JOBS),--jobs $(JOBS)); status=$$?; \
 	  [ $$status -eq 0 ] || echo "(the grader exited with status $$status)"; exit $$status
 
 # Every make grade and make check run adds its labs' results to the history of the folder it

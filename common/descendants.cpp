@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <mutex>
 #include <set>
 #include <sstream>
 #include <string>
@@ -36,7 +37,28 @@ int parent_of(int pid) {
   return ppid;
 }
 
+// The children that threads are waiting for, and the lock under which they start, are reaped
+// and are skipped by kill_descendants.
+std::mutex children_lock;
+std::set<int> waited_for;
+
 }  // namespace
+
+int spawn_waited_for(const std::function<int(pid_t*)>& spawn, pid_t* pid) {
+  const std::lock_guard<std::mutex> hold(children_lock);
+  const int err = spawn(pid);
+  if (err == 0) waited_for.insert(*pid);
+  return err;
+}
+
+pid_t wait_for_child(pid_t pid, int* status, int options) {
+  const pid_t reaped = waitpid(pid, status, options);
+  if (reaped == pid) {
+    const std::lock_guard<std::mutex> hold(children_lock);
+    waited_for.erase(pid);
+  }
+  return reaped;
+}
 
 void adopt_orphans() { prctl(PR_SET_CHILD_SUBREAPER, 1); }
 
@@ -44,20 +66,25 @@ int kill_descendants() {
   std::set<int> killed;
   // Killing a process hands its own children to us (we adopt orphans): repeat until none are left.
   for (int round = 0; round < 50; ++round) {
-    int found = 0;
+    std::set<int> found;
     DIR* proc = opendir("/proc");
     if (proc == nullptr) break;
-    for (dirent* entry; (entry = readdir(proc)) != nullptr;) {
-      const int pid = std::atoi(entry->d_name);
-      if (pid > 0 && parent_of(pid) == getpid()) {
-        kill(pid, SIGKILL);
-        killed.insert(pid);
-        ++found;
+    {
+      // Held while killing: a child that starts meanwhile is marked before it can be seen.
+      const std::lock_guard<std::mutex> hold(children_lock);
+      for (dirent* entry; (entry = readdir(proc)) != nullptr;) {
+        const int pid = std::atoi(entry->d_name);
+        if (pid > 0 && waited_for.count(pid) == 0 && parent_of(pid) == getpid()) {
+          kill(pid, SIGKILL);
+          found.insert(pid);
+        }
       }
     }
     closedir(proc);
-    while (waitpid(-1, nullptr, WNOHANG) > 0) {}
-    if (found == 0) break;
+    // Each by its pid: waitpid(-1) would reap another thread's child and lose its status.
+    for (int pid : found) waitpid(pid, nullptr, WNOHANG);
+    killed.insert(found.begin(), found.end());
+    if (found.empty()) break;
     usleep(20000);
   }
   return int(killed.size());

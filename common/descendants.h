@@ -4,14 +4,27 @@
 // them too. A process that adopts its orphans can find every one of them and end them.
 #pragma once
 
+#include <sys/types.h>
+
+#include <functional>
+
 namespace lab {
 
 // Makes this process the parent of any orphaned descendant (PR_SET_CHILD_SUBREAPER), even of
 // one that left its process group or session by a double fork.
 void adopt_orphans();
 
-// Kills every descendant of this process that is still alive, waiting for each. Returns how
+// Kills every descendant of this process that is still alive, waiting for each, except the
+// children run_command is waiting for (and what they started): the grader grades several labs
+// at once, and one lab's cleanup after its run must not end another lab's run. Returns how
 // many there were.
 int kill_descendants();
+
+// Starts a child with SPAWN (0 or an errno, the child's pid in *pid) and marks it as waited for:
+// kill_descendants leaves it alone until wait_for_child has reaped it. Under one lock, so that
+// no cleanup in another thread sees the child between its start and its mark.
+int spawn_waited_for(const std::function<int(pid_t*)>& spawn, pid_t* pid);
+// waitpid(PID, STATUS, OPTIONS) for a child of spawn_waited_for; once reaped, it is forgotten.
+pid_t wait_for_child(pid_t pid, int* status, int options);
 
 }  // namespace lab

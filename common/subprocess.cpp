@@ -1,5 +1,7 @@
 #include "subprocess.h"
 
+#include "common/descendants.h"
+
 #include <chrono>
 #include <csignal>
 #include <cstring>
@@ -114,7 +116,7 @@ bool wait_collecting(pid_t pid, int fd, Clock::time_point start, const RunOption
     } else {
       usleep(wait_ms * 1000);
     }
-    if (waitpid(pid, &status, WNOHANG) == pid) return true;
+    if (wait_for_child(pid, &status, WNOHANG) == pid) return true;
   }
 }
 
@@ -125,7 +127,7 @@ void reap(pid_t pid, int fd, bool reaped, size_t max_output, std::string& output
   // writing would keep the drain below going forever. What is already in the pipe stays there.
   kill(-pid, SIGKILL);
   while (reaped && take_output(fd, 0, max_output, output)) {}  // what was written just before the exit
-  if (!reaped) waitpid(pid, &status, 0);
+  if (!reaped) wait_for_child(pid, &status, 0);
   close(fd);
 }
 
@@ -142,7 +144,7 @@ RunResult run_command(const std::vector<std::string>& argv, const RunOptions& op
 
   const auto start = Clock::now();
   pid_t pid = -1;
-  const int err = spawn(argv, options, pipe_fds[1], &pid);
+  const int err = spawn_waited_for([&](pid_t* p) { return spawn(argv, options, pipe_fds[1], p); }, &pid);
   close(pipe_fds[1]);
   if (err != 0) {
     close(pipe_fds[0]);

@@ -4,19 +4,26 @@
 // here from what it wrote back (grading/isolation.h, docs/instructor.md).
 //
 //   grade [--src DIR] [--lab NN] [--backend gpu|cpu] [--seed N] [--rubric FILE] [--out DIR] [--strict]
-//         [--build-dir DIR]
+//         [--build-dir DIR] [--quick] [--jobs N]
 //
 // Exit status: 0 when grading ran to the end, whatever the score; 1 with --strict when the
 // score is below full marks; 2 when the grader itself could not run.
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <ctime>
-#include <filesystem>
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <filesystem>
+#include <functional>
+#include <mutex>
 #include <random>
+#include <thread>
+#include <utility>
 
 #include "common/cli.h"
 #include "common/descendants.h"
@@ -86,83 +93,166 @@ std::vector<std::pair<std::string, std::string>> trusted_files(const std::string
   return files;
 }
 
-// Runs the checks of one lab, whose build's check is BUILD, printing each as it ends.
-grade::LabResult grade_lab(const grade::Context& ctx, const grade::LabRubric& l, const grade::LabPrograms& programs,
-                           grade::CheckResult build) {
-  grade::LabResult result{l.folder, l.file(), {}};
-  std::printf("== lab %s %s: %s/%s/%s\n", l.number.c_str(), l.stem.c_str(), ctx.src.c_str(), l.folder.c_str(),
-              l.file().c_str());
-  auto record = [&](grade::CheckResult c) {
-    grade::print_check(c);
+// Where a lab's lines go: to stdout as they come when labs are graded one at a time; when
+// several are graded at once, kept until the labs before it have printed, so that the output
+// reads one lab after another whatever order they finish in.
+class LabLog {
+ public:
+  explicit LabLog(bool live) : live_(live) {}
+  void add(const std::string& text) {
+    if (!live_) {
+      kept_ += text;
+      return;
+    }
+    std::fputs(text.c_str(), stdout);
+    std::fflush(stdout);
+  }
+  // What was kept, and from now on each line as it comes.
+  void go_live() {
+    live_ = true;
+    add(std::exchange(kept_, ""));
+  }
+
+ private:
+  bool live_;
+  std::string kept_;
+};
+
+// One lab's grading, from its build's check to its result.
+struct LabGrading {
+  const grade::LabRubric* rubric;
+  grade::LabPrograms programs;
+  grade::CheckResult build;
+  LabLog log;
+  grade::LabResult result;
+  std::string why_skipped;  // why the checks after correctness did not run; empty when they did
+
+  void record(grade::CheckResult c) {
+    log.add(grade::check_text(c));
     result.checks.push_back(std::move(c));
-  };
-  auto skipped = [&](const char* name, double points, const std::string& why) {
+  }
+  void skipped(const char* name, double points) {
     grade::CheckResult c(name, grade::Status::kSkip, points);
-    c.details.push_back(why);
+    c.details.push_back(why_skipped);
     record(c);
-  };
-  const bool built = build.status == grade::Status::kPass;
+  }
+};
+
+// Every check of G's lab but performance, which waits for the GPU to itself.
+void grade_checks(const grade::Context& ctx, LabGrading& g) {
+  const grade::LabRubric& l = *g.rubric;
+  g.result = grade::LabResult{l.folder, l.file(), {}};
+  g.log.add("== lab " + l.number + " " + l.stem + ": " + ctx.src + "/" + l.folder + "/" + l.file() + "\n");
+  const bool built = g.build.status == grade::Status::kPass;
   grade::CheckResult correctness("correctness", grade::Status::kSkip, l.points_correctness);
   bool main_correct = false;
-  if (built) correctness = grade::check_correctness(ctx, l, programs, &main_correct);
+  if (built) correctness = grade::check_correctness(ctx, l, g.programs, &main_correct);
   // The build's points count once the lab computes something: a skeleton compiles too.
-  if (built && correctness.points == 0 && build.max_points > 0) {
-    build.status = grade::Status::kFail;
-    build.points = 0;
-    build.details.push_back("it builds, but its points count only once a shape is computed correctly");
+  if (built && correctness.points == 0 && g.build.max_points > 0) {
+    g.build.status = grade::Status::kFail;
+    g.build.points = 0;
+    g.build.details.push_back("it builds, but its points count only once a shape is computed correctly");
   }
-  record(build);
-  std::string why_skipped;
+  g.record(g.build);
   if (!built) {
-    why_skipped = "skipped: nothing was built";
+    g.why_skipped = "skipped: nothing was built";
   } else {
-    record(correctness);
-    if (!main_correct) why_skipped = "skipped: these run once the main shapes (" + main_shapes_text(l) + ") are correct";
+    g.record(correctness);
+    if (!main_correct) g.why_skipped = "skipped: these run once the main shapes (" + main_shapes_text(l) + ") are correct";
   }
-  if (why_skipped.empty()) {
-    record(grade::check_safety(ctx, l, programs));
+  if (g.why_skipped.empty()) {
+    g.record(grade::check_safety(ctx, l, g.programs));
     if (!ctx.quick) {
-      record(grade::check_technique(ctx, l, programs));
-      record(grade::check_performance(ctx, l, programs));
+      // Nsight Compute profiles one process at a time: the grader takes the turns itself rather
+      // than rely on ncu's lock file reaching across the fences of each run.
+      static std::mutex profiler;
+      std::unique_lock<std::mutex> hold(profiler, std::defer_lock);
+      if (ctx.backend == "gpu") hold.lock();
+      g.record(grade::check_technique(ctx, l, g.programs));
     }
   } else {
-    if (!built) skipped("correctness", l.points_correctness, why_skipped);
-    skipped("safety", l.points_safety, why_skipped);
-    if (!ctx.quick) skipped("technique", l.points_technique, why_skipped);
-    if (ctx.backend == "gpu" && !ctx.quick) skipped("performance", l.points_performance, why_skipped);
+    if (!built) g.skipped("correctness", l.points_correctness);
+    g.skipped("safety", l.points_safety);
+    if (!ctx.quick) g.skipped("technique", l.points_technique);
   }
-  // On the CPU backend the performance check is waived (and runs nothing), whatever came before.
-  if (ctx.backend == "cpu" && !ctx.quick && result.find("performance") == nullptr) {
-    record(grade::check_performance(ctx, l, programs));
-  }
-  std::printf("lab %s: %s/%s\n", l.number.c_str(), grade::points_text(result.points()).c_str(),
-              grade::points_text(result.max_points()).c_str());
-  return result;
 }
 
-// Builds and grades each lab; the results, in the rubric's order.
+// G's performance check, and its lab's score.
+void grade_performance(const grade::Context& ctx, LabGrading& g) {
+  const grade::LabRubric& l = *g.rubric;
+  // On the CPU backend the performance check is waived (and runs nothing), whatever came before.
+  if (ctx.quick) {
+  } else if (g.why_skipped.empty() || ctx.backend == "cpu") {
+    g.record(grade::check_performance(ctx, l, g.programs));
+  } else {
+    g.skipped("performance", l.points_performance);
+  }
+  g.log.add("lab " + l.number + ": " + grade::points_text(g.result.points()) + "/" +
+            grade::points_text(g.result.max_points()) + "\n");
+}
+
+// Calls WORK(i) for i < COUNT, JOBS at a time; the first exception any call threw, once all ended.
+void run_at_once(size_t count, int jobs, const std::function<void(size_t)>& work) {
+  std::atomic<size_t> next{0};
+  std::vector<std::exception_ptr> errors(count);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < jobs; ++t) {
+    threads.emplace_back([&] {
+      for (size_t i; (i = next++) < count;) {
+        try {
+          work(i);
+        } catch (...) {
+          errors[i] = std::current_exception();
+        }
+      }
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  for (const std::exception_ptr& e : errors) {
+    if (e) std::rethrow_exception(e);
+  }
+}
+
+// Builds and grades each lab, JOBS at a time; the results, in the rubric's order.
 // BUILD_STAMP: what the builds depend on that make does not see (the grader, the makefiles).
 std::vector<grade::LabResult> grade_labs(const grade::Context& ctx, const std::vector<const grade::LabRubric*>& labs,
-                                         const std::string& build_stamp) {
-  // Build every lab first: the builds run no student code, and each program's fingerprint is
-  // taken before any student code can run.
-  std::vector<grade::LabPrograms> programs(labs.size());
-  std::vector<grade::CheckResult> builds;
+                                         const std::string& build_stamp, int jobs) {
+  std::vector<LabGrading> gradings;
   {
+    // Every lab is built first, one after another (their builds share the harness's objects):
+    // the builds run no student code, and each program's fingerprint is taken before any can.
     const grade::BuildLock lock(ctx.build_dir);
     std::string error;
     if (!grade::prepare_build_folder(ctx.build_dir, build_stamp, &error)) throw grade::CannotGrade(error);
-    for (size_t i = 0; i < labs.size(); ++i) builds.push_back(grade::check_build(ctx, *labs[i], &programs[i]));
+    for (const grade::LabRubric* l : labs) {
+      grade::LabPrograms programs;
+      grade::CheckResult build = grade::check_build(ctx, *l, &programs);
+      gradings.push_back(LabGrading{l, programs, build, LabLog(jobs == 1), {}, {}});
+    }
+  }
+  if (jobs == 1) {
+    for (LabGrading& g : gradings) {
+      grade_checks(ctx, g);
+      grade_performance(ctx, g);
+    }
+  } else {
+    // Labs share the GPU for every check but performance: their results do not depend on it.
+    run_at_once(gradings.size(), jobs, [&](size_t i) { grade_checks(ctx, gradings[i]); });
+    // Then the timed runs, one lab at a time with nothing else on the GPU, in order.
+    for (LabGrading& g : gradings) {
+      g.log.go_live();
+      grade_performance(ctx, g);
+    }
   }
   std::vector<grade::LabResult> results;
-  for (size_t i = 0; i < labs.size(); ++i) results.push_back(grade_lab(ctx, *labs[i], programs[i], builds[i]));
+  for (LabGrading& g : gradings) results.push_back(std::move(g.result));
   return results;
 }
 
 // What the command line asks for (the usage above).
 struct Options {
   std::string src = "labs", lab_filter, backend, rubric_path = "grading/rubric.txt", out, build_dir;
-  int64_t seed = -1;
+  int64_t seed = -1, jobs = 0;
   bool strict = false, no_namespaces = false, quick = false;
 };
 
@@ -175,6 +265,8 @@ Options parse_options(int argc, char** argv) {
   cli.add_string("backend", &o.backend, "gpu or cpu (default: gpu when nvidia-smi sees one)");
   cli.add_int("seed", &o.seed, -1, INT64_MAX, "seed of the inputs (default: a new one each run)");
   cli.add_string("rubric", &o.rubric_path, "the rubric file");
+  cli.add_int("jobs", &o.jobs, 0, 64, "labs graded at once (default: on a GPU one per three cores, on the CPU backend\n"
+                                     "one); the timed runs of the performance check always run one at a time");
   cli.add_string("out", &o.out, "where the reports go (default: a folder of this run's own, build/grade/<time>-<pid>,\n"
                                 "with build/grade/latest pointing at the newest; only a run in the default folders is\n"
                                 "added to the history make status reads, build/progress)");
@@ -241,6 +333,14 @@ std::vector<const grade::LabRubric*> labs_to_grade(const grade::Rubric& rubric, 
   return labs;
 }
 
+// How many labs to grade at once: JOBS, else on a GPU one per three cores (a lab's runs keep its
+// program, a checker and a sanitizer busy) and on the CPU backend one (each CPU-backend program
+// runs a thread per core already).
+int jobs_for(int64_t jobs, const std::string& backend, size_t labs) {
+  if (jobs == 0) jobs = backend == "gpu" ? std::thread::hardware_concurrency() / 3 : 1;
+  return int(std::clamp<int64_t>(jobs, 1, int64_t(labs)));
+}
+
 // The scratch folder: in TMPDIR, else /tmp.
 std::string make_scratch_folder() {
   std::error_code ec;
@@ -296,7 +396,7 @@ grade::Context make_context(const Options& o, const std::string& backend, const 
 // Grades the labs, and then checks the grader's own files (trusted_files): a failure of the
 // grader's own, or a file of its changed, is "could not grade" (exit 2), never the student's 0.
 std::vector<grade::LabResult> grade_trusted(const grade::Context& ctx, const std::vector<const grade::LabRubric*>& labs,
-                                            const std::string& rubric_path) {
+                                            const std::string& rubric_path, int jobs) {
   const auto trusted = trusted_files(rubric_path);
   std::string build_stamp;
   for (const auto& [path, sum] : trusted) {
@@ -304,7 +404,7 @@ std::vector<grade::LabResult> grade_trusted(const grade::Context& ctx, const std
   }
   std::vector<grade::LabResult> results;
   try {
-    results = grade_labs(ctx, labs, build_stamp);
+    results = grade_labs(ctx, labs, build_stamp, jobs);
   } catch (const std::exception& e) {
     lab::kill_descendants();
     cannot_run(std::string("the grader failed: ") + e.what());
@@ -385,7 +485,8 @@ int main(int argc, char** argv) {
   const grade::Context ctx = make_context(o, backend, rubric);
   lab::run_command({"mkdir", "-p", out_dir});
   print_run_header(ctx, device);
-  const std::vector<grade::LabResult> results = grade_trusted(ctx, labs, o.rubric_path);
+  const std::vector<grade::LabResult> results =
+      grade_trusted(ctx, labs, o.rubric_path, jobs_for(o.jobs, backend, labs.size()));
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const bool full_marks = report(ctx, device, results, seconds);
   return o.strict && !full_marks ? lab::kExitWrong : lab::kExitPass;

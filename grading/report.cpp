@@ -86,12 +86,14 @@ const CheckResult* LabResult::find(const std::string& check) const {
   return nullptr;
 }
 
-void print_check(const CheckResult& c) {
-  std::printf("  %s: %s (%.1fs)", c.name.c_str(), status_word(c.status), c.seconds);
-  if (c.max_points > 0) std::printf("  %s/%s", points_text(c.points).c_str(), points_text(c.max_points).c_str());
-  std::printf("\n");
-  for (const std::string& line : c.details) std::printf("      %s\n", line.c_str());
-  std::fflush(stdout);
+std::string check_text(const CheckResult& c) {
+  char head[160];
+  std::snprintf(head, sizeof head, "  %s: %s (%.1fs)", c.name.c_str(), status_word(c.status), c.seconds);
+  std::string text = head;
+  if (c.max_points > 0) text += "  " + points_text(c.points) + "/" + points_text(c.max_points);
+  text += "\n";
+  for (const std::string& line : c.details) text += "      " + line + "\n";
+  return text;
 }
 
 std::string summary_line(const LabResult& lab) {

@@ -28,8 +28,8 @@ struct RunInfo {
 // Points as people write them: "5", "3.5".
 std::string points_text(double points);
 
-// "  correctness: FAIL (2.1s)  3.6/5" and the check's details, indented under it.
-void print_check(const CheckResult& c);
+// "  correctness: FAIL (2.1s)  3.6/5\n" and the check's details, indented under it.
+std::string check_text(const CheckResult& c);
 
 // Writes results.json and summary.txt into `dir`, each atomically (a temporary
 // file renamed over the old one). Returns false when one could not be written.

@@ -2,11 +2,13 @@
 // under a tool, end every one of them, even one that left its session by a double fork.
 #include <doctest/doctest.h>
 
+#include <signal.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <string>
+#include <thread>
 
 #include "common/descendants.h"
 #include "common/subprocess.h"
@@ -58,4 +60,26 @@ TEST_CASE("without adopting, the daemon is out of reach (the test above can fail
   CHECK(leave_a_sleeper_then_kill(false) == 0);
   CHECK(sleeper_alive());
   lab::run_command({"pkill", "-KILL", "-x", sleeper_name()});  // SIGKILL: a fork of this test catches the others
+}
+
+TEST_CASE("one thread's cleanup leaves another thread's running command alone") {
+  // As when the grader grades labs at once: lab A's run ends and the grader kills what it left
+  // behind, while lab B's program is still running.
+  lab::RunResult running;
+  std::thread waiter([&] { running = lab::run_command({"sh", "-c", "sleep 1; exit 3"}); });
+  usleep(300000);  // the command has started
+  const int killed = lab::kill_descendants();
+  waiter.join();
+  CHECK(killed == 0);
+  CHECK(running.exited(3));
+}
+
+TEST_CASE("the same cleanup still ends a command's leftovers once it returned") {
+  lab::adopt_orphans();
+  const lab::RunResult r = lab::run_command({"sh", "-c", "setsid sleep 60 </dev/null >/dev/null 2>&1 & echo $!"});
+  REQUIRE(r.exited(0));
+  const pid_t leftover = std::stoi(r.output);
+  usleep(300000);  // its parent has exited, so it has been handed to this process
+  CHECK(lab::kill_descendants() >= 1);
+  CHECK(kill(leftover, 0) != 0);  // killed and reaped: no such process
 }
