@@ -38,24 +38,30 @@ int parent_of(int pid) {
 }
 
 // The children that threads are waiting for, and the lock under which they start, are reaped
-// and are skipped by kill_descendants.
-std::mutex children_lock;
-std::set<int> waited_for;
+// and are skipped by kill_descendants. Made on first use: static initializers run commands too.
+std::mutex& children_lock() {
+  static std::mutex lock;
+  return lock;
+}
+std::set<int>& waited_for() {
+  static std::set<int> pids;
+  return pids;
+}
 
 }  // namespace
 
 int spawn_waited_for(const std::function<int(pid_t*)>& spawn, pid_t* pid) {
-  const std::lock_guard<std::mutex> hold(children_lock);
+  const std::lock_guard<std::mutex> hold(children_lock());
   const int err = spawn(pid);
-  if (err == 0) waited_for.insert(*pid);
+  if (err == 0) waited_for().insert(*pid);
   return err;
 }
 
 pid_t wait_for_child(pid_t pid, int* status, int options) {
   const pid_t reaped = waitpid(pid, status, options);
   if (reaped == pid) {
-    const std::lock_guard<std::mutex> hold(children_lock);
-    waited_for.erase(pid);
+    const std::lock_guard<std::mutex> hold(children_lock());
+    waited_for().erase(pid);
   }
   return reaped;
 }
@@ -71,10 +77,10 @@ int kill_descendants() {
     if (proc == nullptr) break;
     {
       // Held while killing: a child that starts meanwhile is marked before it can be seen.
-      const std::lock_guard<std::mutex> hold(children_lock);
+      const std::lock_guard<std::mutex> hold(children_lock());
       for (dirent* entry; (entry = readdir(proc)) != nullptr;) {
         const int pid = std::atoi(entry->d_name);
-        if (pid > 0 && waited_for.count(pid) == 0 && parent_of(pid) == getpid()) {
+        if (pid > 0 && waited_for().count(pid) == 0 && parent_of(pid) == getpid()) {
           kill(pid, SIGKILL);
           found.insert(pid);
         }

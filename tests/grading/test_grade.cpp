@@ -86,16 +86,24 @@ bool any_of(const std::string& options, Pred pred) {
   return false;
 }
 
-// Grades every lab of SRC and checks what any such grading prints: exit 0, SCORE as its last
-// line, and for each lab a subtotal line that starts with "lab NN: " + SUBTOTAL.
-Graded grade_every_lab(const std::string& src, const std::string& score, const std::string& subtotal) {
-  const Graded g = run_grader({"--src", src});
+// Grades every lab of SRC, JOBS at a time, and checks what any such grading prints: exit 0,
+// SCORE as its last line, and the labs one after another, whatever order they finished in:
+// each lab's header, then its subtotal line, which starts with "lab NN: " + SUBTOTAL.
+Graded grade_every_lab(const std::string& src, const std::string& score, const std::string& subtotal, int jobs = 1) {
+  const Graded g = run_grader({"--src", src, "--jobs", std::to_string(jobs)});
   CAPTURE(g.run.output);
   REQUIRE(g.run.exited(0));
   CHECK(last_line(g.run.output) == score);
+  size_t previous_end = 0;
   for (const lab::LabEntry& e : lab::labs()) {
     CAPTURE(e.number);
-    CHECK(contains(g.run.output, "\nlab " + e.number + ": " + subtotal));
+    const size_t header = g.run.output.find("== lab " + e.number + " ");
+    const size_t end = g.run.output.find("\nlab " + e.number + ": " + subtotal);
+    REQUIRE(header != std::string::npos);
+    REQUIRE(end != std::string::npos);
+    CHECK(previous_end < header);
+    CHECK(header < end);
+    previous_end = end;
   }
   return g;
 }
@@ -133,7 +141,8 @@ TEST_CASE("make check's quick pass: build, correctness and safety, the solution 
 }
 
 TEST_CASE("every skeleton grades 0, without a crash" * doctest::skip(lab_test::kNoCpuSolutions)) {
-  const Graded g = grade_every_lab("build/skeletons", "Score: 0/48", "0/");
+  // Three labs at once, as on a GPU machine: the same verdicts, printed in the same order.
+  const Graded g = grade_every_lab("build/skeletons", "Score: 0/48", "0/", 3);
   CAPTURE(g.run.output);
   CHECK_FALSE(contains(g.run.output, "killed by"));
   // A skeleton writes nothing: that is what it is told, not a race, and its build's point is
