@@ -1,5 +1,6 @@
 #include "cli.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -36,12 +37,13 @@ const Cli::Option* Cli::find(const std::string& name) const {
 
 std::string Cli::usage() const {
   std::string text = "usage: " + program_ + " [options]\n" + summary_ + "\n\noptions:\n";
-  char line[256];
   for (const Option& o : options_) {
     std::string flag = "--" + o.name + (o.kind == Kind::kFlag ? "" : o.kind == Kind::kInt ? " N" : " TEXT");
-    std::string extra = o.default_text.empty() ? "" : " (default " + o.default_text + ")";
-    snprintf(line, sizeof line, "  %-16s %s%s\n", flag.c_str(), o.help.c_str(), extra.c_str());
-    text += line;
+    flag.resize(std::max<size_t>(flag.size(), 16), ' ');
+    text += "  " + flag + " ";
+    // A help of several lines continues under its first.
+    for (const char ch : o.help) text += ch == '\n' ? "\n" + std::string(19, ' ') : std::string(1, ch);
+    text += (o.default_text.empty() ? "" : " (default " + o.default_text + ")") + "\n";
   }
   text += "  --help           print this and exit\n";
   return text;

@@ -252,7 +252,7 @@ std::vector<grade::LabResult> grade_labs(const grade::Context& ctx, const std::v
 // What the command line asks for (the usage above).
 struct Options {
   std::string src = "labs", lab_filter, backend, rubric_path = "grading/rubric.txt", out, build_dir;
-  int64_t seed = -1, jobs = 0;
+  int64_t seed = -1, jobs = -1;
   bool strict = false, no_namespaces = false, quick = false;
 };
 
@@ -265,7 +265,7 @@ Options parse_options(int argc, char** argv) {
   cli.add_string("backend", &o.backend, "gpu or cpu (default: gpu when nvidia-smi sees one)");
   cli.add_int("seed", &o.seed, -1, INT64_MAX, "seed of the inputs (default: a new one each run)");
   cli.add_string("rubric", &o.rubric_path, "the rubric file");
-  cli.add_int("jobs", &o.jobs, 0, 64, "labs graded at once (default: on a GPU one per three cores, on the CPU backend\n"
+  cli.add_int("jobs", &o.jobs, 1, 64, "labs graded at once (default: on a GPU one per three cores, on the CPU backend\n"
                                      "one); the timed runs of the performance check always run one at a time");
   cli.add_string("out", &o.out, "where the reports go (default: a folder of this run's own, build/grade/<time>-<pid>,\n"
                                 "with build/grade/latest pointing at the newest; only a run in the default folders is\n"
@@ -337,7 +337,7 @@ std::vector<const grade::LabRubric*> labs_to_grade(const grade::Rubric& rubric, 
 // program, a checker and a sanitizer busy) and on the CPU backend one (each CPU-backend program
 // runs a thread per core already).
 int jobs_for(int64_t jobs, const std::string& backend, size_t labs) {
-  if (jobs == 0) jobs = backend == "gpu" ? std::thread::hardware_concurrency() / 3 : 1;
+  if (jobs < 1) jobs = backend == "gpu" ? std::thread::hardware_concurrency() / 3 : 1;
   return int(std::clamp<int64_t>(jobs, 1, int64_t(labs)));
 }
 
