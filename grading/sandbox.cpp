@@ -112,14 +112,16 @@ std::vector<std::string> fenced(const Sandbox& s, const std::vector<std::string>
     if (!s.as_student) command.insert(command.end(), {"--user", "--map-root-user"});
     // The working folder is entered again once the mounts are made: a folder the process is in
     // stays the one beneath them (a compiler in the checkout would read solutions/ by its
-    // relative path).
+    // relative path). A folder to hide that is gone by then needs no hiding: labs graded at once
+    // remove their runs' folders while another run starts.
     command.insert(command.end(), {"--", "sh", "-c",
                                    "here=$(pwd -P) && "
                                    "for d in \"$1\" \"$2\"; do mount --bind \"$d\" \"$d\" && mount -o remount,bind,ro \"$d\" || exit 126; done; "
                                    "shift 2; n=$1; shift; while [ \"$n\" -gt 0 ]; do mount --bind \"$1\" \"$1\" && "
                                    "mount -o remount,bind,rw \"$1\" || exit 126; shift; n=$((n - 1)); done; "
-                                   "n=$1; shift; while [ \"$n\" -gt 0 ]; do mount -t tmpfs -o size=4k,mode=0555 hidden \"$1\" || "
-                                   "exit 126; shift; n=$((n - 1)); done; cd \"$here\" || exit 126; exec \"$@\"",
+                                   "n=$1; shift; while [ \"$n\" -gt 0 ]; do [ ! -e \"$1\" ] || "
+                                   "mount -t tmpfs -o size=4k,mode=0555 hidden \"$1\" || [ ! -e \"$1\" ] || exit 126; shift; n=$((n - 1)); done; "
+                                   "cd \"$here\" || exit 126; exec \"$@\"",
                                    "sh", s.checkout, s.build_dir, std::to_string(writable.size())});
     command.insert(command.end(), writable.begin(), writable.end());
     command.push_back(std::to_string(hidden.size()));

@@ -7,10 +7,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <thread>
 
 #include "common/subprocess.h"
 #include "grading/sandbox.h"
@@ -125,4 +127,35 @@ TEST_CASE("a student's build writes its own folders only: the kept build folder'
   CHECK(contains(planted.output, "Read-only file system"));
   CHECK_FALSE(fenced_sh("touch '" + run.build + "/new_folder_file'").exited(0));
   CHECK(lab_test::read_file(harness + "/lab_main.o") == "the grader's object\n");
+}
+
+TEST_CASE("a run starts though other runs' folders come and go while its fences are made" *
+          doctest::skip(kNoMountNamespace)) {
+  // Labs graded at once: each run hides the scratch folder's other runs, which other threads
+  // make and remove meanwhile. A folder gone before it could be hidden needs no hiding; the run
+  // must not fail for it (it did: "mount point does not exist", exit 126, a correct lab's
+  // shape lost).
+  const Run run;
+  REQUIRE(run.sandbox.namespaces);
+  const std::string mine = run.work + "/cwd-mine";
+  fs::create_directories(mine);
+  std::atomic<bool> done{false};
+  std::thread churn([&] {
+    for (int i = 0; !done; ++i) {
+      const std::string other = run.work + "/cwd-other" + std::to_string(i % 8);
+      fs::create_directories(other);
+      fs::remove_all(other);
+    }
+  });
+  int failed = 0;
+  std::string output;
+  // 20 of 100 runs failed before the fix.
+  for (int i = 0; i < 50; ++i) {
+    const lab::RunResult r = lab::run_command(run.sandbox.wrap({"true"}, 30, false, {mine}));
+    if (!r.exited(0)) ++failed, output = r.output;
+  }
+  done = true;
+  churn.join();
+  CAPTURE(output);
+  CHECK(failed == 0);
 }
