@@ -6,8 +6,9 @@
 
 #include <algorithm>
 #include <chrono>
-#include <filesystem>
 #include <cstring>
+#include <filesystem>
+#include <mutex>
 #include <random>
 #include <sstream>
 #include <utility>
@@ -700,10 +701,19 @@ struct SolutionTime {
   std::string why;
 };
 
+// A timed pass of PROGRAM, holding the GPU: labs graded at once prepare their inputs and check
+// their outputs side by side, but their timed calls never share the GPU (the other checks have
+// ended before any lab's performance check starts: grading/grade.cpp).
+Pass timed_pass(const Context& ctx, const Program& program, const Cases& cases, const Limits& limits) {
+  static std::mutex gpu;
+  const std::lock_guard<std::mutex> hold(gpu);
+  return serve_pass(ctx, program, cases, {0}, {}, limits);
+}
+
 SolutionTime time_solution(const Context& ctx, const LabRubric& lab, const Program& solution) {
   SolutionTime t;
   t.cases = write_cases(ctx, "performance-solution", {lab.performance_shape}, true);
-  t.pass = serve_pass(ctx, solution, t.cases, {0}, {}, fixed_limits(ctx, 1));
+  t.pass = timed_pass(ctx, solution, t.cases, fixed_limits(ctx, 1));
   t.verdict = evaluate(ctx, t.cases, 0, &t.pass);
   if (lab.performance_shape.op == lab::Op::kDot) {
     const std::vector<std::vector<float>>& in = t.cases.inputs[0];
@@ -724,7 +734,7 @@ double fastest_ms(const lab::Case& shape, const lab::CaseResult& measured) {
 void time_against_solution(const Context& ctx, const LabRubric& lab, const Program& program, const SolutionTime& ref,
                            CheckResult* c) {
   const Cases cases = copy_cases(ctx, ref.cases, "performance");
-  const Pass pass = serve_pass(ctx, program, cases, {0}, {}, limits_from(ctx, ref.pass.seconds));
+  const Pass pass = timed_pass(ctx, program, cases, limits_from(ctx, ref.pass.seconds));
   const CaseVerdict v = evaluate(ctx, cases, 0, &pass);
   c->status = Status::kFail;
   if (!v.pass) {

@@ -238,11 +238,17 @@ std::vector<grade::LabResult> grade_labs(const grade::Context& ctx, const std::v
   } else {
     // Labs share the GPU for every check but performance: their results do not depend on it.
     run_at_once(gradings.size(), jobs, [&](size_t i) { grade_checks(ctx, gradings[i]); });
-    // Then the timed runs, one lab at a time with nothing else on the GPU, in order.
-    for (LabGrading& g : gradings) {
-      g.log.go_live();
-      grade_performance(ctx, g);
-    }
+    // Then the performance checks, whose timed calls take the GPU one lab at a time
+    // (grading/checks.cpp); a lab prints once it and the labs before it are done.
+    std::mutex printing;
+    std::vector<bool> done(gradings.size());
+    size_t printed = 0;
+    run_at_once(gradings.size(), jobs, [&](size_t i) {
+      grade_performance(ctx, gradings[i]);
+      const std::lock_guard<std::mutex> hold(printing);
+      done[i] = true;
+      for (; printed < gradings.size() && done[printed]; ++printed) gradings[printed].log.go_live();
+    });
   }
   std::vector<grade::LabResult> results;
   for (LabGrading& g : gradings) results.push_back(std::move(g.result));
