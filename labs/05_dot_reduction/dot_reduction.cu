@@ -1,14 +1,23 @@
 // Lab 05: dot product, a reduction in one pass.
 //
-// *result = Σ a[i]·b[i] for i < n, with a and b float32 arrays in device memory and result
-// a float in device memory. The arithmetic is trivial; the work is reading 8 bytes per
-// element and combining millions of partial sums without losing any. Each thread walks the
-// arrays with a grid-sized stride, 16 bytes at a time (float4), keeping its own sum in a
-// register; the threads of a warp then add their sums with shuffles (register to register,
-// no shared memory, no barrier), each warp's sum goes through shared memory to the block's
-// first warp, and each block adds its total to *result with one atomicAdd. One memset and
-// one launch, no host-side loop and no scratch allocation. Memory bandwidth is the only
-// limit: the kernel should read as fast as the GPU can copy.
+// dot_reduction(a, b, result, n) sets *result = Σ a[i]·b[i] over i < n, for any n from 0 (an
+// empty sum: 0) to 2^31 - 1. a and b are n floats in device memory, aligned only as a float
+// must be: a + 1 of an array is a valid argument. result points to one float in device
+// memory. The call enqueues its work on the default stream and returns: no synchronization, no
+// allocation, nothing copied to the host (harness/launchers.h).
+//
+// A dot product does one multiply-add per 8 bytes it reads, so memory alone sets its speed:
+// the goal is to read a and b once, as fast as the GPU copies memory.
+//
+// Given: the block size (kThreads, kWarps), the kernel's signature and each thread's place in
+// the grid (lane, warp, first, stride), a shared array of kWarps floats (warp_sums), and
+// max_blocks(), the number of blocks the GPU holds at once.
+//
+// Yours, in four TODO(student) blocks numbered in the order to do them: the sum over a warp
+// (warp_sum), each thread's share of the sum, the combination of a block's sums into *result,
+// and the launcher.
+//
+// The file uses the CUDA runtime and its intrinsics only: no CUB, no cuBLAS.
 //
 // Run and check:  make run LAB=05        Grade:  make grade LAB=05
 // The lab's README (labs/05_dot_reduction/README.md) explains the background and the tasks.
@@ -29,21 +38,24 @@ static_assert(kThreads % 32 == 0 && kWarps <= 32, "whole warps, and one warp sum
 
 // ---- kernel ----
 
-// The sum of v over the 32 lanes of a warp, in lane 0: each step adds the value 16, 8, 4,
-// 2, 1 lanes further on, halving the lanes that hold a useful partial sum.
+// The sum of v over the 32 lanes of a warp, in lane 0: register to register, the warp's
+// lanes exchanging values among themselves.
 __device__ __forceinline__ float warp_sum(float v) {
   // TODO(student) 2: sum a value over the warp with shuffles
-  // Five steps: v += __shfl_down_sync(kFullMask, v, offset) for offset = 16, 8, 4, 2, 1.
-  // After them lane 0 holds the sum of all 32 lanes' values (the other lanes hold partial
-  // sums that are not needed).
+  // Contract: all 32 lanes of a warp call it, each with its own v; lane 0 returns the sum of
+  // the 32 values (what the other lanes return is never used).
+  // Budget: registers only: __shfl_down_sync with kFullMask, no shared memory, no barrier;
+  // 2 lines.
+  // Your decision: which lane's value each step adds, and so how many steps it takes.
   return v;
 }
 
-// grid (min(ceil(n / (4·256)), a full GPU's blocks)), block (256); *result must be 0 before the launch.
-// Thread t of the grid (stride S = gridDim.x · 256 threads) adds a[i]·b[i] for i = t, t + S,
-// ... in float4 steps when VEC (a and b 16-byte aligned), then the last n % 4 elements one
-// by one; the block's threads' sums are combined in the block, and the block's total is
-// atomically added to *result.
+// grid (at most max_blocks()), block (kThreads = 256); *result is 0 before the launch.
+// The grid's `stride` threads walk a and b together, thread `first` from position `first`,
+// each step `stride` further: any grid covers any n, so the grid is sized to the GPU, not to
+// n. VEC: a and b are 16-byte aligned, so they may be read as float4. Each block adds its
+// threads' total to *result. Memory bandwidth is the only limit: every element is read once,
+// and the work after the walk is paid once per thread, not once per element.
 template <bool VEC>
 __global__ void __launch_bounds__(kThreads)
     dot_kernel(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ result, int n) {
@@ -54,19 +66,23 @@ __global__ void __launch_bounds__(kThreads)
   const int64_t first = int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
 
   // TODO(student) 1: this thread's share of the sum
-  // Add a[i] * b[i] (fmaf) into a float `sum` for i = first, first + stride, ... < n: the
-  // loop's accesses are coalesced (a warp reads 32 consecutive elements per step) and every
-  // element is read once by exactly one thread, whatever the grid size.
-  // When VEC is true, read the first n / 4 · 4 elements as float4 (four elements per load,
-  // indices first, first + stride, ... < n / 4 of the float4 arrays), then the remaining
-  // n % 4 elements one at a time.
+  // Contract: `float sum` ends with this thread's share of Σ a[i]·b[i] (fmaf); over the whole
+  // grid every i < n is counted exactly once, for any gridDim.x and any n up to 2^31 - 1
+  // (first and stride are 64-bit: keep every index so).
+  // Goal: coalesced loads (a warp reads consecutive addresses), and when VEC, 16-byte float4
+  // loads for all but the last n % 4 elements: a quarter of the load instructions.
+  // Budget: each element of a and b loaded once from global memory; no shared memory, no
+  // barrier; roughly 15 lines (2 without VEC).
+  // Your decision: which thread reads which group of four, and who reads the n % 4 left over.
+  // Assessed: correct for every n (1, 31, 1025, 2^20 + 3, ...), also one float past alignment.
   float sum = 0.0f;
 
   // TODO(student) 3: combine the block's sums and add the total to *result
-  // Sum within each warp (warp_sum), let lane 0 of each warp write its warp's sum to
-  // warp_sums[warp], and wait for all warps (__syncthreads). Then the first warp reduces the
-  // kWarps values (lanes >= kWarps contribute 0) and its lane 0 adds the block's total to
-  // *result with atomicAdd: blocks finish in any order, and a plain += would lose updates.
+  // Contract: when the block ends, *result has grown by the sum of its 256 threads' sums,
+  // exactly once, while other blocks add theirs at the same time, in any order.
+  // Budget: warp_sum, warp_sums (kWarps floats of shared memory), one __syncthreads reached by
+  // every thread of the block, one atomicAdd per block; roughly 7 lines.
+  // Your decision: which threads write warp_sums, and which read it after the barrier.
   // Assessed: correct for every n (one block or thousands); races between blocks and a
   // missing barrier are caught.
 }
@@ -88,10 +104,13 @@ static int max_blocks() {
 
 void dot_reduction(const float* a, const float* b, float* result, int n) {
   // TODO(student) 4: zero *result, then launch
-  // Set *result to 0 with cudaMemsetAsync on the default stream: the blocks add into it, and
-  // for n = 0 it is the answer (an empty sum), so then return without launching. Block:
-  // kThreads. Grid: one block per
-  // 4 · kThreads elements, but at most max_blocks(): the grid-stride loop covers the rest.
-  // Use the float4 kernel when a and b are 16-byte aligned. Check the launch with
-  // CHECK_LAUNCH(); do not synchronize.
+  // Contract (harness/launchers.h): work enqueued on the default stream, no synchronization;
+  // n = 0 leaves *result = 0 and launches nothing; a and b need not be 16-byte aligned.
+  // Goal: enough blocks to keep every multiprocessor reading, and no more than max_blocks();
+  // the float4 kernel wherever it is legal.
+  // Budget: one cudaMemsetAsync (in CUDA_CHECK) and one launch, checked with CHECK_LAUNCH();
+  // roughly 10 lines.
+  // Your decision: how many blocks a given n needs.
+  // Assessed: n = 0 and an array one float past alignment (make grade); one pass, no copy
+  // to the host (technique); the speed, on a GPU.
 }
