@@ -37,12 +37,13 @@ help:
 	@echo "Variables: LAB=01, SRC=folder, ARGS=\"--m 512\", BACKEND=gpu|cpu, ARCH=sm_90, DEBUG=1 (device debug info," \
 	  "a sync after every launch), SEED=, STRICT=1, RUBRIC=file, JOBS=N labs at once (make grade)."
 
+# A made file (a variant, or a wrong submission of the corpus: SRC=build/corpus/NAME) is made first.
 ## check one lab at its edges, then check and time it: make run LAB=01 (ARGS="--m 512", SRC=solutions, VARIANT=name)
 run:
 	@$(call require_plain_src,run)
 	@[ -n "$(LAB)" ] || { echo "make run: say which lab, e.g. make run LAB=01 (labs: $(LABS))" >&2; exit 2; }
 	@[ -n "$(call lab_name,$(LAB))" ] || { echo "make run: no lab '$(LAB)' here (labs: $(LABS))" >&2; exit 2; }
-	@$(if $(filter $(VARIANTS)/%,$(SRC)),$(MAKE) --no-print-directory -s $(SRC)/$(call lab_name,$(LAB))/$(call lab_file,$(call lab_name,$(LAB))) >/dev/null &&) \
+	@$(if $(filter $(VARIANTS)/% $(CORPUS)/%,$(SRC)),$(MAKE) --no-print-directory -s $(SRC)/$(call lab_name,$(LAB))/$(call lab_file,$(call lab_name,$(LAB))) >/dev/null &&) \
 	[ -f "$(SRC)/$(call lab_name,$(LAB))/$(call lab_file,$(call lab_name,$(LAB)))" ] || \
 	  { echo "make run: $(SRC)/$(call lab_name,$(LAB))/$(call lab_file,$(call lab_name,$(LAB))) does not exist" >&2; exit 2; }
 	@$(MAKE) --no-print-directory -s $(call lab_program,$(call lab_name,$(LAB)),$(SRC),$(FLAVOR)) \

@@ -14,7 +14,7 @@ TEST_PROGRAMS := $(foreach f,$(TEST_BACKENDS),$(foreach s,solutions $(TEST_SKELE
 # plain builds, and a ThreadSanitizer build of the race between blocks (a plain run rarely loses
 # an update). The grader's tests grade the rest, and the grader builds what it grades.
 TESTED_CORPUS := no_guard_01 no_store_guard_02 off_by_one_tiles_02 no_first_sync_02 no_second_sync_02 swapped_indices_04 \
-  no_sync_05 cached_result_01 skip_when_done_01
+  no_sync_05 no_memset_05 no_tail_05 misaligned_05 cached_result_01 skip_when_done_01
 TEST_PROGRAMS += $(if $(SOLUTION_LABS),$(foreach f,$(TEST_BACKENDS),$(foreach n,$(TESTED_CORPUS),$(call corpus_program,$(n),$(f)))))
 TEST_PROGRAMS += $(if $(and $(SOLUTION_LABS),$(filter cpu,$(TEST_BACKENDS))),$(call corpus_program,no_atomics_05,cpu-tsan))
 
