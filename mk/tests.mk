@@ -11,12 +11,15 @@ TEST_BINS := $(if $(filter cpu,$(TEST_BACKENDS)),$(TEST_BINS),$(filter-out %/tes
 TEST_PROGRAMS := $(foreach f,$(TEST_BACKENDS),$(foreach s,solutions $(TEST_SKELETONS),\
                    $(foreach l,$(SOLUTION_LABS),$(call lab_program,$(l),$(s),$(f)))))
 # The wrong submissions the lab tests run themselves (tests/harness/test_lab*.cpp, test_rep_check.cpp):
-# plain builds, and a ThreadSanitizer build of the race between blocks (a plain run rarely loses
-# an update). The grader's tests grade the rest, and the grader builds what it grades.
+# plain builds, a ThreadSanitizer build of the race between blocks (a plain run rarely loses
+# an update) and an AddressSanitizer build of a read past the input (a plain run passes). The
+# grader's tests grade the rest, and the grader builds what it grades.
 TESTED_CORPUS := no_guard_01 no_store_guard_02 off_by_one_tiles_02 no_first_sync_02 no_second_sync_02 swapped_indices_04 \
-  no_sync_05 no_memset_05 no_tail_05 misaligned_05 cached_result_01 skip_when_done_01
+  untransposed_04 no_store_guard_04 grid_floor_04 no_first_sync_04 no_load_guard_04 no_sync_05 no_memset_05 no_tail_05 \
+  misaligned_05 cached_result_01 skip_when_done_01
 TEST_PROGRAMS += $(if $(SOLUTION_LABS),$(foreach f,$(TEST_BACKENDS),$(foreach n,$(TESTED_CORPUS),$(call corpus_program,$(n),$(f)))))
-TEST_PROGRAMS += $(if $(and $(SOLUTION_LABS),$(filter cpu,$(TEST_BACKENDS))),$(call corpus_program,no_atomics_05,cpu-tsan))
+TEST_PROGRAMS += $(if $(and $(SOLUTION_LABS),$(filter cpu,$(TEST_BACKENDS))),$(call corpus_program,no_atomics_05,cpu-tsan) \
+  $(call corpus_program,no_load_guard_04,cpu-asan))
 
 $(BUILD)/test/doctest_main.o: tests/doctest_main.cpp | deps
 	@mkdir -p $(@D)

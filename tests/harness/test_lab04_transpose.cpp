@@ -1,5 +1,8 @@
 // Lab 04's solution is bit-exact on every shape (1-wide, around the 64×64 tile and half of it,
-// the seed's 1111×113, more than 1024 on a side); its skeleton fails cleanly; swapped indices are caught.
+// the seed's 1111×113, more than 1024 on a side); its skeleton fails cleanly; the README's
+// mistakes are caught (docs/results/lab04-mistakes-cpu.log): swapped indices, a tile stored
+// untransposed, no store guard, a grid rounded down, a missing first barrier, and no load
+// guard (by the AddressSanitizer build only: the stray values are never stored).
 #include <doctest/doctest.h>
 
 #include "tests/lab_programs.h"
@@ -25,6 +28,27 @@ TEST_CASE("the skeleton fails cleanly" * doctest::skip(lab_test::kNoSolutions)) 
 TEST_CASE("swapped output indices are caught" * doctest::skip(lab_test::kNoSolutions)) {
   lab_test::check_mutant_caught("swapped_indices_04", "04_transpose", transpose(100, 70), {""});
   lab_test::check_mutant_caught("swapped_indices_04", "04_transpose", transpose(64, 64), {""});
+}
+
+TEST_CASE("a tile stored untransposed, no store guard, a grid rounded down and a missing first barrier are caught" *
+          doctest::skip(lab_test::kNoCpuSolutions)) {
+  for (const char* name : {"untransposed_04", "no_store_guard_04", "grid_floor_04", "no_first_sync_04"}) {
+    CAPTURE(name);
+    lab_test::check_mutant_caught(name, "04_transpose", transpose(1111, 113));
+  }
+}
+
+TEST_CASE("without the load guard the plain run passes, and the AddressSanitizer build names the read" *
+          doctest::skip(lab_test::kNoCpuSolutions)) {
+  const std::vector<std::string> args = {"--rows", "1111", "--cols", "113", "--no-time"};
+  const lab::RunResult plain = lab_test::run(lab_test::corpus_program("cpu", "no_load_guard_04", "04_transpose"), args);
+  CAPTURE(plain.output);
+  CHECK(plain.exited(0));
+  const lab::RunResult asan = lab_test::run(lab_test::corpus_program("cpu-asan", "no_load_guard_04", "04_transpose"), args);
+  CAPTURE(asan.output);
+  CHECK_FALSE(asan.exited(0));
+  CHECK(lab_test::contains(asan.output, "AddressSanitizer: heap-buffer-overflow"));
+  CHECK(lab_test::contains(asan.output, "transpose_kernel"));
 }
 
 }  // TEST_SUITE
