@@ -14,9 +14,9 @@
 // thread's coordinates (x, y); and the loop over the tiles a block moves, with each tile's
 // corner (r0, c0) (a grid holds at most 65,535 blocks in y, so a block may move several).
 //
-// Yours, in four TODO(student) blocks numbered in the order to do them: the tile's load, its
-// transposed store, the launcher, and last, once a measurement has shown you what the tile's
-// layout costs, the length of the tile's rows in shared memory.
+// Yours: four tasks, numbered in the order to do them: the tile's load, its transposed store,
+// the launcher, and last, once a measurement has shown you what the tile's layout costs, the
+// length of the tile's rows in shared memory.
 //
 // The file uses the CUDA runtime only: no cuBLAS (whose Sgeam transposes too).
 //
