@@ -10,8 +10,9 @@
 #include "common/cuda_check.h"
 #include "harness/launchers.h"
 
-constexpr int kBlockRows = 32;  // along x: a warp spans 32 rows of C
-constexpr int kBlockCols = 8;
+// The solution's block, 32 × 8 threads, with x along the rows: a warp spans 32 rows of C.
+constexpr int kBlockX = 32;
+constexpr int kBlockY = 8;
 
 // grid (ceil(M / 32), ceil(N / 8)), block (32, 8): thread (x, y) computes C[bx·32 + x][by·8 + y].
 __global__ void matmul_rows_on_x_kernel(const float* __restrict__ A, const float* __restrict__ B,
@@ -27,8 +28,8 @@ __global__ void matmul_rows_on_x_kernel(const float* __restrict__ A, const float
 
 void matmul_naive(const float* A, const float* B, float* C, int M, int N, int K) {
   if (M == 0 || N == 0) return;
-  const dim3 block(kBlockRows, kBlockCols);
-  const dim3 grid(ceil_div(M, kBlockRows), ceil_div(N, kBlockCols));
+  const dim3 block(kBlockX, kBlockY);
+  const dim3 grid(ceil_div(M, kBlockX), ceil_div(N, kBlockY));
   matmul_rows_on_x_kernel<<<grid, block>>>(A, B, C, M, N, K);
   CHECK_LAUNCH();
 }
