@@ -82,8 +82,9 @@ __global__ void matmul_tiled_kernel(const float* __restrict__ A, const float* __
       // Assessed: correct results; speed (at least the rubric's share of the solution's).
     }
     // TODO(student) 3: store this thread's element of C
-    // C[row][col] = acc for every element of C. The threads of the padding (past the edge
-    // of C) summed zeros and took part in the barriers; they write nothing.
+    // C[row][col] = acc for every element of C. The threads of the padding, past the edge of
+    // C, took part in the loads and the barriers; they write nothing.
+    // Decide which threads write.
     // Budget: 1 global write per thread inside C; 1 line.
     // Assessed: correct for every shape, nothing written outside C.
   }
