@@ -1,6 +1,7 @@
 // Every command the READMEs show a reader, run as the reader would type it, in a copy of the
 // checkout: the lines of ```sh blocks, and the `$ ` lines of ```console blocks (a command and
-// what it printed). A command that cannot run fails the test, whatever its doc says around it.
+// what it printed), at the margin or indented in a list item. A command that cannot run fails
+// the test, whatever its doc says around it.
 //
 // What counts as working: exit status 0. A command that builds the student's own labs/ (no
 // SRC=, no VARIANT=) may also end in the lab program's or the grader's verdict "wrong" (exit 1,
@@ -65,17 +66,17 @@ std::vector<DocCommand> doc_commands(std::vector<std::string>* untagged) {
     for (std::string line; std::getline(in, line);) {
       ++n;
       const std::string where = doc + ":" + std::to_string(n);
-      if (line.rfind("```", 0) == 0) {
+      const std::string body = text::trim(line);  // a block inside a list item is indented
+      if (body.rfind("```", 0) == 0) {
         in_block = !in_block;
-        tag = in_block ? text::trim(line.substr(3)) : "";
+        tag = in_block ? text::trim(body.substr(3)) : "";
         continue;
       }
       if (!in_block) continue;
-      const std::string body = text::trim(line);
       if (tag == "sh" && !body.empty() && body[0] != '#') {
         commands.push_back({where, body});
-      } else if (tag == "console" && line.rfind("$ ", 0) == 0) {
-        commands.push_back({where, line.substr(2)});
+      } else if (tag == "console" && body.rfind("$ ", 0) == 0) {
+        commands.push_back({where, body.substr(2)});
       } else if (tag.empty() && looks_typed(line)) {
         untagged->push_back(where + ": " + line);
       }
