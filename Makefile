@@ -62,12 +62,16 @@ profile:
 	@scripts/profile-lab "$(BACKEND)" "$(call lab_program,$(call lab_name,$(LAB)),$(SRC),$(PROFILE_FLAVOR))" $(ARGS)
 PROFILE_FLAVOR = $(if $(filter gpu,$(BACKEND)),gpu,cpu-count)
 
+# A made SRC (a variant, or a wrong submission of the corpus: build/corpus/NAME) is made before
+# make check and make grade read it: its files, then && the command.
+make_src_files = $(if $(filter $(SRC:%/=%)/%,$(VARIANT_FILES)),$(MAKE) --no-print-directory -s $(filter $(SRC:%/=%)/%,$(VARIANT_FILES)) >/dev/null &&)
+
 # The grader's quick pass: the same build, correctness and safety checks and hints as make grade,
 # on the rubric's edge shapes, without technique and performance (nothing is timed); its reports
 # go to build/check, and make status shows its runs as make check's.
 ## after each edit: build, correctness and safety as make grade checks them, in seconds (LAB=03)
 check: deps-backend $(GRADER)
-	@$(GRADER) --quick --src $(call shell_quote,$(SRC)) --backend $(BACKEND) $(if $(LAB),--lab $(LAB)) $(if $(SEED),--seed $(SEED)) \
+	@$(make_src_files) $(GRADER) --quick --src $(call shell_quote,$(SRC)) --backend $(BACKEND) $(if $(LAB),--lab $(LAB)) $(if $(SEED),--seed $(SEED)) \
 	  $(if $(RUBRIC),--rubric "$(RUBRIC)") $(if $(JOBS),--jobs $(JOBS)); status=$$?; \
 	  [ $$status -eq 0 ] || echo "(the grader exited with status $$status)"; exit $$status
 
@@ -76,7 +80,7 @@ check: deps-backend $(GRADER)
 # with STRICT=1, 2 could not run) is printed: make reports any failure as its own status 2.
 ## grade your labs: every lab, or LAB=03; SRC=folder a submission; SEED=, STRICT=1, RUBRIC=file
 grade: deps-backend $(GRADER)
-	@$(GRADER) --src $(call shell_quote,$(SRC)) --backend $(BACKEND) $(if $(LAB),--lab $(LAB)) $(if $(SEED),--seed $(SEED)) \
+	@$(make_src_files) $(GRADER) --src $(call shell_quote,$(SRC)) --backend $(BACKEND) $(if $(LAB),--lab $(LAB)) $(if $(SEED),--seed $(SEED)) \
 	  $(if $(STRICT),--strict) $(if $(RUBRIC),--rubric "$(RUBRIC)") $(if $(JOBS),--jobs $(JOBS)); status=$$?; \
 	  [ $$status -eq 0 ] || echo "(the grader exited with status $$status)"; exit $$status
 

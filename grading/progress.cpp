@@ -23,16 +23,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const char* verdict_word(Status s) {
-  switch (s) {
-    case Status::kPass: return "OK";
-    case Status::kFail: return "FAIL";
-    case Status::kSkip: return "SKIP";
-    case Status::kWaived: return "WAIVED";
-  }
-  return "?";
-}
-
 bool is_verdict(const std::string& word) { return word == "OK" || word == "FAIL" || word == "SKIP" || word == "WAIVED"; }
 
 // A field of one line: no tab, no newline, no other control character (a student's output can
@@ -130,7 +120,7 @@ HistoryLine history_line(const LabResult& result, const std::string& date, const
   HistoryLine line{date, result.lab, command, backend, result.points(), result.max_points(), {}, report, {}};
   std::string hint;
   for (const CheckResult& c : result.checks) {
-    line.checks.push_back({c.name, verdict_word(c.status)});
+    line.checks.push_back({c.name, status_word(c.status)});
     if (c.status != Status::kFail) continue;
     // The first two lines of the check's report: what failed, and its first instance (a
     // shape, the compiler's first error, the sanitizer's first finding).

@@ -15,16 +15,6 @@ namespace grade {
 
 namespace {
 
-const char* status_word(Status s) {
-  switch (s) {
-    case Status::kPass: return "OK";
-    case Status::kFail: return "FAIL";
-    case Status::kSkip: return "SKIP";
-    case Status::kWaived: return "WAIVED";
-  }
-  return "?";
-}
-
 std::string json_string(const std::string& s) {
   std::string out = "\"";
   for (unsigned char ch : valid_utf8(s)) {
@@ -84,6 +74,16 @@ const CheckResult* LabResult::find(const std::string& check) const {
     if (c.name == check) return &c;
   }
   return nullptr;
+}
+
+const char* status_word(Status s) {
+  switch (s) {
+    case Status::kPass: return "OK";
+    case Status::kFail: return "FAIL";
+    case Status::kSkip: return "SKIP";
+    case Status::kWaived: return "WAIVED";
+  }
+  return "?";
 }
 
 std::string check_text(const CheckResult& c) {

@@ -28,6 +28,9 @@ struct RunInfo {
 // Points as people write them: "5", "3.5".
 std::string points_text(double points);
 
+// A verdict as the reports and the history write it: OK, FAIL, SKIP, WAIVED.
+const char* status_word(Status s);
+
 // "  correctness: FAIL (2.1s)  3.6/5\n" and the check's details, indented under it.
 std::string check_text(const CheckResult& c);
 
