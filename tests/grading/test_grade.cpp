@@ -173,7 +173,7 @@ TEST_CASE("every variant of the solutions grades full marks" * doctest::skip(lab
   }
 }
 
-TEST_CASE("each wrong submission is caught by its check" * doctest::skip(lab_test::kNoCpuSolutions)) {
+TEST_CASE("each wrong submission is caught by its check, and by make check where it runs that check" * doctest::skip(lab_test::kNoCpuSolutions)) {
   struct Wrong {
     const char* src;
     const char* lab;
@@ -226,6 +226,15 @@ TEST_CASE("each wrong submission is caught by its check" * doctest::skip(lab_tes
       REQUIRE(score.rfind("Score: ", 0) == 0);
       REQUIRE(slash != std::string::npos);
       CHECK(std::stod(score.substr(7, slash - 7)) < std::stod(score.substr(slash + 1)));
+      // make check, the command for after each edit, runs build, correctness and safety: it must
+      // catch every mistake that one of those catches, with the same words.
+      if (!any_of(w.check, [](const std::string& check) { return check == "technique"; })) {
+        const Graded quick = grade_fast(w.src, w.lab, {"--quick"});
+        CAPTURE(quick.run.output);
+        REQUIRE(quick.run.exited(0));
+        CHECK(any_of(w.check, [&](const std::string& check) { return contains(check_line(quick.run.output, check), ": FAIL"); }));
+        CHECK(any_of(w.says, [&](const std::string& says) { return contains(quick.run.output, says); }));
+      }
     }
   }
 }
