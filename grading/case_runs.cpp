@@ -7,6 +7,8 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <mutex>
+#include <shared_mutex>
 #include <sstream>
 
 #include "common/descendants.h"
@@ -52,6 +54,16 @@ bool has_error(const std::string& result_path) {
   return !r.launch_error.empty() || !r.run_error.empty();
 }
 
+// Labs graded at once (--jobs) run their programs side by side, but never a solution's beside
+// a student's: the solution runs as the same user (nobody), and a student process alive beside
+// it could kill it (its shapes would then be left out of the score) or read its folders. Student
+// runs share the lock; a solution's run holds it alone, from its start to the end of the
+// cleanup of what the runs before it left behind.
+std::shared_mutex& run_turns() {
+  static std::shared_mutex turns;
+  return turns;
+}
+
 }  // namespace
 
 double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
@@ -69,7 +81,7 @@ std::string fmt(const char* format, double a, double b, double c) {
 
 lab::RunResult run_program(const Context& ctx, const Program& program, const std::vector<std::string>& args,
                            const std::vector<std::string>& env, const std::vector<std::string>& wrapper, double timeout_s,
-                           std::function<bool()> stop_early) {
+                           std::function<bool()> stop_early, const std::function<void()>& started) {
   if (fingerprint(program.path) != program.fingerprint) {
     lab::RunResult tampered;
     tampered.spawn_failed = true;
@@ -96,6 +108,11 @@ lab::RunResult run_program(const Context& ctx, const Program& program, const std
       if (!path.empty() && exists(path)) own.push_back(std::filesystem::weakly_canonical(path).string());
     }
   }
+  std::unique_lock<std::shared_mutex> alone(run_turns(), std::defer_lock);
+  std::shared_lock<std::shared_mutex> beside(run_turns(), std::defer_lock);
+  if (program.solution) alone.lock();
+  else beside.lock();
+  if (started) started();
   lab::RunResult r = lab::run_command(ctx.sandbox.wrap(argv, options.timeout_s, program.sanitizer, own), options);
   lab::kill_descendants();
   lab::run_command({"rm", "-rf", options.cwd});
@@ -183,7 +200,7 @@ Pass serve_pass(const Context& ctx, const Program& program, const Cases& cases, 
   Pass pass;
   pass.seconds.assign(cases.cases.size(), -1);
   pass.stopped.assign(cases.cases.size(), "");
-  const auto start = Clock::now();
+  auto start = Clock::now();
   size_t next = 0;
   while (next < which.size()) {
     const double left = limits.total - seconds_since(start);
@@ -196,6 +213,12 @@ Pass serve_pass(const Context& ctx, const Program& program, const Cases& cases, 
     write_case_list(cases, std::vector<size_t>(which.begin() + long(next), which.end()));
     size_t current = next;
     auto case_start = Clock::now();
+    // Waiting for its turn (run_program) counts against no limit: the clocks start with the run.
+    const auto called = case_start;
+    auto started = [&] {
+      start += Clock::now() - called;
+      case_start = Clock::now();
+    };
     bool too_slow = false;
     // Moves past every case whose result is there, timing each from the end of the one before.
     auto advance = [&] {
@@ -209,7 +232,7 @@ Pass serve_pass(const Context& ctx, const Program& program, const Cases& cases, 
       advance();
       too_slow = current < which.size() && seconds_since(case_start) > limits.per_case[which[current]];
       return too_slow;
-    });
+    }, started);
     advance();
     if (current == which.size()) break;
     // A case that ends in a CUDA error ends the process on purpose: go on from the next one.

@@ -25,10 +25,13 @@ std::string fmt(const char* format, double a, double b = 0, double c = 0);
 
 // Runs a built program, after checking that it is still the file that was built; then kills
 // whatever it left behind. `wrapper` runs it under a tool (compute-sanitizer, ncu). A timeout
-// of 0 is the rubric's timeout.run.
+// of 0 is the rubric's timeout.run. With labs graded at once, a solution's program waits until no
+// student program runs, and a student's while a solution's does; STARTED is called when the
+// wait is over, and the timeout counts from then.
 lab::RunResult run_program(const Context& ctx, const Program& program, const std::vector<std::string>& args,
                            const std::vector<std::string>& env = {}, const std::vector<std::string>& wrapper = {},
-                           double timeout_s = 0, std::function<bool()> stop_early = nullptr);
+                           double timeout_s = 0, std::function<bool()> stop_early = nullptr,
+                           const std::function<void()>& started = nullptr);
 
 // The cases written into a folder for `--serve`, and the inputs the grader keeps.
 struct Cases {

@@ -469,6 +469,26 @@ TEST_CASE("the fences hold: memory, file size, network, a flood of output, a sto
   CHECK(contains(open.run.output, "got 1003"));
 }
 
+TEST_CASE("labs graded at once: no student program runs beside a solution's, which it could kill" *
+          doctest::skip(lab_test::kNoCpuSolutions)) {
+  // Lab 01 kills every solution program it finds while it runs (build/corpus/killer); the other
+  // labs are skeletons, graded meanwhile by the second job, each check of correctness starting
+  // with the solution's run of the shapes. A shape whose solution run died is left out of the
+  // score: with a kernel wrong at it, a shortcut to points.
+  const std::string root = "build/grade-test-reports/killer-src";
+  lab::run_command({"rm", "-rf", root});
+  lab::run_command({"cp", "-r", "build/skeletons", root});
+  lab::run_command({"rm", "-rf", root + "/01_matmul_naive"});
+  lab::run_command({"cp", "-r", "build/corpus/killer/01_matmul_naive", root + "/"});
+  const Graded g = run_grader({"--src", root, "--rubric", "tests/fixtures/rubric-fast.txt", "--jobs", "2"});
+  CAPTURE(g.run.output);
+  REQUIRE(g.run.exited(0));
+  CHECK_FALSE(contains(g.run.output, "left out"));
+  CHECK(contains(g.run.output, "\nlab 01: "));
+  CHECK(last_line(g.run.output).rfind("Score: ", 0) == 0);
+  CHECK(contains(g.run.output, "\nlab 05: 0/10"));
+}
+
 TEST_CASE("a student's program sees neither the solution nor its program, the history or another run's outputs" *
           doctest::skip(lab_test::kNoCpuSolutions)) {
   // build/corpus/peek spoils its result with 1005-1008 when it can read the solution's source,

@@ -1,0 +1,39 @@
+// A hostile part for the grader's tests: tests/corpus/corpus.txt adds it to the lab 01
+// solution, which computes the right result, and calls first_call() once in each process. For
+// 20 seconds (its own runs' limits stop it sooner) it looks through /proc for the solution's programs and kills every one it may:
+// with labs graded at once, another lab's solution could be running beside it, as the same
+// user, and a shape whose solution run died would be left out of that lab's score. The grader
+// must never run a solution beside a student's program (grading/case_runs.h, run_program).
+#include <dirent.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
+#include <string>
+
+namespace {
+
+bool is_a_solution(const std::string& pid) {
+  std::ifstream in("/proc/" + pid + "/cmdline");
+  const std::string cmdline((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  return cmdline.find("/solutions/") != std::string::npos || cmdline.find("-solution-") != std::string::npos;
+}
+
+float first_call() {
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (std::chrono::steady_clock::now() < until) {
+    if (DIR* proc = opendir("/proc")) {
+      for (dirent* entry; (entry = readdir(proc)) != nullptr;) {
+        if (std::atoi(entry->d_name) > 0 && is_a_solution(entry->d_name)) kill(std::atoi(entry->d_name), SIGKILL);
+      }
+      closedir(proc);
+    }
+    usleep(10000);
+  }
+  return 0.0f;
+}
+
+}  // namespace
