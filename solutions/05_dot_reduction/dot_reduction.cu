@@ -13,9 +13,9 @@
 // the grid (lane, warp, first, stride), a shared array of kWarps floats (warp_sums), and
 // max_blocks(), the number of blocks the GPU holds at once.
 //
-// Yours: four tasks, numbered in the order to do them: the sum over a warp (warp_sum), each
-// thread's share of the sum, the combination of a block's sums into *result, and the
-// launcher.
+// Yours: four tasks, numbered in the order to do them: each thread's share of the sum (1), the
+// sum over a warp (2, warp_sum, above the kernel), the combination of a block's sums into
+// *result (3), and the launcher (4).
 //
 // The file uses the CUDA runtime and its intrinsics only: no CUB, no cuBLAS.
 //
