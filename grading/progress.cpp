@@ -194,12 +194,18 @@ std::string append_history(const std::string& root, const std::string& src, cons
   std::error_code ec;
   fs::create_directories(fs::path(path).parent_path(), ec);
   if (ec) return "cannot make " + fs::path(path).parent_path().string() + ": " + ec.message();
-  const int fd = open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+  // Not through a link, and never a FIFO or a device that would hold the grader up: where
+  // student code runs as the grader's user (no namespaces), it could have put one there.
+  const int fd = open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0644);
   if (fd < 0) return "cannot open " + path + ": " + std::strerror(errno);
+  struct stat st;
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    close(fd);
+    return path + " is not a plain file: remove it (make status starts a new history)";
+  }
   // One writer at a time, each run's lines in one piece.
   flock(fd, LOCK_EX);
   std::string text;
-  struct stat st;
   if (fstat(fd, &st) == 0 && st.st_size == 0) {
     text = "# make grade and make check of " + field(resolved(src)) + ": one line per lab graded, tab-separated\n"
            "# date\tlab\tcommand\tbackend\tpoints\tmax\tchecks\treport\tnotes (grading/progress.h)\n";
@@ -218,8 +224,12 @@ std::string append_history(const std::string& root, const std::string& src, cons
 History read_history(const std::string& path) {
   History h;
   std::error_code ec;
-  if (!fs::exists(path, ec)) return h;
+  if (!fs::exists(fs::symlink_status(path, ec))) return h;
   h.found = true;
+  if (!fs::is_regular_file(fs::symlink_status(path, ec))) {
+    h.problems.push_back(path + ": not a plain file (a link, a FIFO?); remove it to start a new history");
+    return h;
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     h.problems.push_back(path + ": cannot be read");

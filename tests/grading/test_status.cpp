@@ -5,6 +5,8 @@
 // others'; make check's runs show as make check's; labs/ and solutions/ never mix.
 #include <doctest/doctest.h>
 
+#include <sys/stat.h>
+
 #include <glob.h>
 #include <unistd.h>
 
@@ -134,6 +136,26 @@ TEST_CASE("runs that append to one history at once leave every line whole") {
   const std::string text = lab_test::read_file(grade::history_path(root, "labs"));
   CHECK(text.rfind("# make grade and make check of labs:", 0) == 0);
   CHECK(std::count(text.begin(), text.end(), '#') == 2);  // one header
+  fs::remove_all(root);
+}
+
+TEST_CASE("a history that is a FIFO or a link is refused with a message, never waited on or followed") {
+  // Where student code runs as the grader's user (no namespaces), it can put either in place.
+  const std::string root = "build/test/status-hostile";
+  fs::remove_all(root);
+  const std::string path = grade::history_path(root, "labs");
+  fs::create_directories(fs::path(path).parent_path());
+  const grade::HistoryLine line = grade::history_line(lab01_result(), "2026-11-25 11:08:06", "grade", "cpu", "build/grade/x");
+  REQUIRE(mkfifo(path.c_str(), 0644) == 0);
+  CHECK_FALSE(grade::append_history(root, "labs", {line}).empty());  // no reader: ENXIO, at once
+  CHECK_FALSE(grade::read_history(path).problems.empty());
+  fs::remove(path);
+  const std::string target = root + "/elsewhere.txt";
+  std::ofstream(target).close();
+  fs::create_symlink(fs::absolute(target), path);
+  CHECK_FALSE(grade::append_history(root, "labs", {line}).empty());
+  CHECK(lab_test::read_file(target).empty());
+  CHECK_FALSE(grade::read_history(path).problems.empty());
   fs::remove_all(root);
 }
 
