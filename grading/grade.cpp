@@ -236,9 +236,11 @@ std::vector<grade::LabResult> grade_labs(const grade::Context& ctx, const std::v
     }
   } else {
     // Labs share the GPU for every check but performance: their results do not depend on it.
+    // The first lab's lines print as they come; the others' once the labs before them are done.
+    gradings.front().log.go_live();
     run_at_once(gradings.size(), jobs, [&](size_t i) { grade_checks(ctx, gradings[i]); });
     // Then the performance checks, whose timed calls take the GPU one lab at a time
-    // (grading/checks.cpp); a lab prints once it and the labs before it are done.
+    // (grading/checks.cpp).
     std::mutex printing;
     std::vector<bool> done(gradings.size());
     size_t printed = 0;
