@@ -37,14 +37,19 @@ help:
 	@echo "Variables: LAB=01, SRC=folder, ARGS=\"--m 512\", BACKEND=gpu|cpu, ARCH=sm_90, DEBUG=1 (device debug info," \
 	  "a sync after every launch), SEED=, STRICT=1, RUBRIC=file, JOBS=N labs at once (make grade)."
 
-# A made file (a variant, or a wrong submission of the corpus: SRC=build/corpus/NAME) is made first.
+# A made SRC (a variant, or a wrong submission of the corpus: build/corpus/NAME) is made before
+# make run, make check and make grade read it: its files, then && the command. Only such a
+# folder itself: SRC=build/corpus names no entry and makes nothing.
+made_src = $(filter $(SRC:%/=%),$(patsubst %/,%,$(dir $(patsubst %/,%,$(dir $(VARIANT_FILES))))))
+make_src_files = $(if $(made_src),{ $(MAKE) --no-print-directory -s $(filter $(made_src)/%,$(VARIANT_FILES)) >/dev/null || \
+  { echo "make: could not make $(SRC) (its list: tests/corpus/corpus.txt or solutions/variants/variants.txt)" >&2; exit 2; }; } &&)
+
 ## check one lab at its edges, then check and time it: make run LAB=01 (ARGS="--m 512", SRC=solutions, VARIANT=name)
 run:
 	@$(call require_plain_src,run)
 	@[ -n "$(LAB)" ] || { echo "make run: say which lab, e.g. make run LAB=01 (labs: $(LABS))" >&2; exit 2; }
 	@[ -n "$(call lab_name,$(LAB))" ] || { echo "make run: no lab '$(LAB)' here (labs: $(LABS))" >&2; exit 2; }
-	@$(if $(filter $(VARIANTS)/% $(CORPUS)/%,$(SRC)),$(MAKE) --no-print-directory -s $(SRC)/$(call lab_name,$(LAB))/$(call lab_file,$(call lab_name,$(LAB))) >/dev/null &&) \
-	[ -f "$(SRC)/$(call lab_name,$(LAB))/$(call lab_file,$(call lab_name,$(LAB)))" ] || \
+	@$(make_src_files) [ -f "$(SRC)/$(call lab_name,$(LAB))/$(call lab_file,$(call lab_name,$(LAB)))" ] || \
 	  { echo "make run: $(SRC)/$(call lab_name,$(LAB))/$(call lab_file,$(call lab_name,$(LAB))) does not exist" >&2; exit 2; }
 	@$(MAKE) --no-print-directory -s $(call lab_program,$(call lab_name,$(LAB)),$(SRC),$(FLAVOR)) \
 	  $(if $(filter gpu,$(BACKEND)),$(if $(filter $(call lab_name,$(LAB)),$(SOLUTION_LABS)),$(call lab_program,$(call lab_name,$(LAB)),solutions,$(FLAVOR))) $(BUILD)/$(FLAVOR)/bin/ceilings)
@@ -61,10 +66,6 @@ profile:
 	@$(MAKE) --no-print-directory -s $(call lab_program,$(call lab_name,$(LAB)),$(SRC),$(PROFILE_FLAVOR))
 	@scripts/profile-lab "$(BACKEND)" "$(call lab_program,$(call lab_name,$(LAB)),$(SRC),$(PROFILE_FLAVOR))" $(ARGS)
 PROFILE_FLAVOR = $(if $(filter gpu,$(BACKEND)),gpu,cpu-count)
-
-# A made SRC (a variant, or a wrong submission of the corpus: build/corpus/NAME) is made before
-# make check and make grade read it: its files, then && the command.
-make_src_files = $(if $(filter $(SRC:%/=%)/%,$(VARIANT_FILES)),$(MAKE) --no-print-directory -s $(filter $(SRC:%/=%)/%,$(VARIANT_FILES)) >/dev/null &&)
 
 # The grader's quick pass: the same build, correctness and safety checks and hints as make grade,
 # on the rubric's edge shapes, without technique and performance (nothing is timed); its reports
