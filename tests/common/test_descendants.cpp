@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <string>
 #include <thread>
 
@@ -65,11 +66,16 @@ TEST_CASE("without adopting, the daemon is out of reach (the test above can fail
 TEST_CASE("one thread's cleanup leaves another thread's running command alone") {
   // As when the grader grades labs at once: lab A's run ends and the grader kills what it left
   // behind, while lab B's program is still running.
+  const std::string started = "build/test/descendants-started-" + std::to_string(getpid());
+  std::remove(started.c_str());
   lab::RunResult running;
-  std::thread waiter([&] { running = lab::run_command({"sh", "-c", "sleep 1; exit 3"}); });
-  usleep(300000);  // the command has started
+  std::thread waiter([&] { running = lab::run_command({"sh", "-c", "touch \"$0\"; sleep 1; exit 3", started}); });
+  // Until the command has surely started (a loaded machine may take a while).
+  for (int i = 0; i < 500 && access(started.c_str(), F_OK) != 0; ++i) usleep(10000);
+  REQUIRE(access(started.c_str(), F_OK) == 0);
   const int killed = lab::kill_descendants();
   waiter.join();
+  std::remove(started.c_str());
   CHECK(killed == 0);
   CHECK(running.exited(3));
 }
