@@ -1,9 +1,10 @@
 // A hostile part for the grader's tests: tests/corpus/corpus.txt adds it to the lab 01
 // solution, which computes the right result, and calls first_call() once in each process. For
-// 20 seconds (its own runs' limits stop it sooner) it looks through /proc for the solution's programs and kills every one it may:
-// with labs graded at once, another lab's solution could be running beside it, as the same
-// user, and a shape whose solution run died would be left out of that lab's score. The grader
-// must never run a solution beside a student's program (grading/case_runs.h, run_program).
+// 20 seconds (its own runs' limits stop it sooner) it looks through /proc for the solution's
+// programs of its grading and kills every one it may: with labs graded at once, another lab's
+// solution could be running beside it, as the same user, and a shape whose solution run died
+// would be left out of that lab's score. The grader must never run a solution beside a
+// student's program (grading/case_runs.h, run_program).
 #include <dirent.h>
 #include <signal.h>
 #include <unistd.h>
@@ -16,18 +17,24 @@
 
 namespace {
 
-bool is_a_solution(const std::string& pid) {
+// A solution's program of this grading: its cases are in the same scratch folder as this
+// process's working folder (and no other grading's, or test's, process is touched).
+bool is_a_solution(const std::string& pid, const std::string& scratch) {
   std::ifstream in("/proc/" + pid + "/cmdline");
   const std::string cmdline((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  return cmdline.find("/solutions/") != std::string::npos || cmdline.find("-solution-") != std::string::npos;
+  return cmdline.find(scratch) != std::string::npos && cmdline.find("-solution-") != std::string::npos;
 }
 
 float first_call() {
+  char cwd[4096] = "";
+  if (getcwd(cwd, sizeof cwd) == nullptr) return 0.0f;
+  const std::string here = cwd;
+  const std::string scratch = here.substr(0, here.rfind('/') + 1);  // the grader's scratch folder
   const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(20);
   while (std::chrono::steady_clock::now() < until) {
     if (DIR* proc = opendir("/proc")) {
       for (dirent* entry; (entry = readdir(proc)) != nullptr;) {
-        if (std::atoi(entry->d_name) > 0 && is_a_solution(entry->d_name)) kill(std::atoi(entry->d_name), SIGKILL);
+        if (std::atoi(entry->d_name) > 0 && is_a_solution(entry->d_name, scratch)) kill(std::atoi(entry->d_name), SIGKILL);
       }
       closedir(proc);
     }
