@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <mutex>
@@ -59,7 +60,7 @@ lab::RunResult run_make(const Context& ctx, const std::vector<std::string>& args
   argv.insert(argv.end(), args.begin(), args.end());
   lab::RunOptions options;
   options.timeout_s = ctx.rubric->timeout_build;
-  lab::RunResult r = lab::run_command(own ? ctx.sandbox.wrap_build(argv, options.timeout_s, *own) : argv, options);
+  lab::RunResult r = own ? ctx.sandbox.run(ctx.sandbox.wrap_build(argv, options.timeout_s, *own), options) : lab::run_command(argv, options);
   if (r.timed_out || r.signal != 0 || r.spawn_failed) r.output += "\n(make " + r.describe() + ")\n";
   return r;
 }
@@ -111,7 +112,7 @@ std::vector<std::string> forbidden_headers(const Context& ctx, const std::string
   lab::RunOptions options;
   options.timeout_s = ctx.rubric->timeout_build;
   const std::string copies = std::filesystem::path(file).parent_path().parent_path().string();
-  const lab::RunResult r = lab::run_command(
+  const lab::RunResult r = ctx.sandbox.run(
       ctx.sandbox.wrap_build({"g++", "-M", "-MG", "-x", "c++", "-std=c++17", "-D__CUDACC__", "-I" + public_dir, "-Icpu/include", file},
                              options.timeout_s, {copies}),
       options);
@@ -411,10 +412,16 @@ namespace {
 
 // What a failing case's verdict becomes when a run with the output zeroed first passes: the
 // kernel read its output before writing it (C += ..., or beta * C, which is NaN for NaN C
-// even when beta is 0).
-constexpr char kReadsOutput[] =
-    "correct when the output starts as zeros, wrong when it starts as NaN: the kernel reads the output "
-    "before writing it (C += ..., or beta * C). Write each element once, from a sum kept in a register.";
+// even when beta is 0). A dot product's blocks are meant to add into *result: there the
+// mistake is that nobody set it to 0 first.
+std::string reads_output_hint(lab::Op op) {
+  if (op == lab::Op::kDot) {
+    return "correct when *result starts as 0, wrong when it starts as NaN: the blocks add into *result, "
+           "which nobody set to 0 first. Set it in the launcher (cudaMemsetAsync) before the kernel runs.";
+  }
+  return "correct when the output starts as zeros, wrong when it starts as NaN: the kernel reads the output "
+         "before writing it (C += ..., or beta * C). Write each element once, from a sum kept in a register.";
+}
 
 bool same_bits(const std::vector<float>& a, const std::vector<float>& b) {
   return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
@@ -449,6 +456,16 @@ Counted count_against_solution(const Context& ctx, const LabRubric& lab, const P
   return counted;
 }
 
+// Whether two runs' outputs differ by more than the order of their sums explains. Sums added in
+// another order (a dot's atomics) differ in their last bits, by well under one error bound
+// (common/compare.h), so largest errors two bounds apart or more are not rounding; nor is a NaN
+// that another run computed otherwise.
+bool beyond_rounding(const CaseVerdict& v, const CaseVerdict& w) {
+  if (same_bits(v.output, w.output)) return false;
+  auto has_nan = [](const std::vector<float>& out) { return std::any_of(out.begin(), out.end(), [](float x) { return std::isnan(x); }); };
+  return has_nan(v.output) || has_nan(w.output) || !(std::abs(v.report.max_error_ratio - w.report.max_error_ratio) < 2.0);
+}
+
 // Two passes on the same inputs, in two thread orders on the CPU backend: a shape must pass
 // both, and a result that changes between them is the mark of a race. The second pass runs
 // only the shapes the first one finished.
@@ -480,9 +497,9 @@ std::vector<CaseVerdict> judge_two_passes(const Context& ctx, const LabRubric& l
     v = evaluate(ctx, cases, i, &t.first);
     if (t.first.seconds[i] < 0) continue;
     const CaseVerdict w = evaluate(ctx, t.again, i, &t.second);
-    // A race only when both runs wrote every element and disagree bit for bit: then the pattern
-    // of one run's mismatches means little, and the race is what to fix.
-    const bool race = (!v.pass || !w.pass) && v.complete && w.complete && !same_bits(v.output, w.output);
+    // A race only when both runs wrote every element and disagree by more than rounding: then
+    // the pattern of one run's mismatches means little, and the race is what to fix.
+    const bool race = (!v.pass || !w.pass) && v.complete && w.complete && beyond_rounding(v, w);
     if (v.pass && !w.pass) v = w;  // show the failing run
     if (race) {
       v.report.hint = std::string("the result differs between two runs on the same inputs") +
@@ -502,7 +519,7 @@ void diagnose_reads_output(const Context& ctx, const Program& program, const Cas
   const Cases zeroed = copy_cases(ctx, cases, "correctness-zeroed", /*zero_fill=*/true);
   const Pass z = serve_pass(ctx, program, zeroed, diagnose, {"CPUSIM_SCHEDULE=forward"}, limits);
   for (size_t i : diagnose) {
-    if (evaluate(ctx, zeroed, i, &z).pass) (*verdicts)[i].report.hint = kReadsOutput;
+    if (evaluate(ctx, zeroed, i, &z).pass) (*verdicts)[i].report.hint = reads_output_hint(cases.cases[i].shape.op);
   }
 }
 

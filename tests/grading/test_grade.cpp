@@ -179,6 +179,7 @@ TEST_CASE("each wrong submission is caught by its check, and by make check where
     const char* lab;
     const char* check;  // the check that must fail ('|': one of them)
     const char* says;   // and what its report must say ('|': one of them)
+    const char* never = nullptr;  // and what it must not say: another mistake's hint
   };
   const Wrong corpus[] = {
       {"build/corpus/no_guard_01", "01", "correctness", "wrote outside the output"},
@@ -202,10 +203,11 @@ TEST_CASE("each wrong submission is caught by its check, and by make check where
       {"build/corpus/no_second_sync_04", "04", "correctness", "differs between two runs"},
       {"build/corpus/no_atomics_05", "05", "safety", "ThreadSanitizer"},
       {"build/corpus/no_sync_05", "05", "correctness", "differs between two runs"},
-      // The grader's hints for these two are lab 01's and a race's (its zeroed rerun passes; a dot's
-      // last bits differ between two thread orders): the lab program's hints are the dot's own.
-      {"build/corpus/no_memset_05", "05", "correctness", "reads the output before writing it"},
-      {"build/corpus/no_tail_05", "05", "correctness", "n=100003: FAIL"},
+      // A dot's atomics add in another order in each run, so its last bits differ between the two
+      // runs: a result that is wrong in both is not called a race for that, nor is a dot's
+      // missing zeroing a matrix's C += ....
+      {"build/corpus/no_memset_05", "05", "correctness", "which nobody set to 0 first", "C += "},
+      {"build/corpus/no_tail_05", "05", "correctness", "n=100003: FAIL", "differs between two runs"},
       {"tests/corpus/fake_success", "01", "correctness", "exit 0 before finishing this shape"},
       {"tests/corpus/cublas_call", "01", "build", "uses cuBLAS (cublas_v2.h)"},
       {"build/corpus/interpose", "01", "build", "defines getrandom, which another part of the lab program"},
@@ -221,6 +223,7 @@ TEST_CASE("each wrong submission is caught by its check, and by make check where
       REQUIRE(g.run.exited(0));
       CHECK(any_of(w.check, [&](const std::string& check) { return contains(check_line(g.run.output, check), ": FAIL"); }));
       CHECK(any_of(w.says, [&](const std::string& says) { return contains(g.run.output, says); }));
+      if (w.never != nullptr) CHECK_FALSE(contains(g.run.output, w.never));
       const std::string score = last_line(g.run.output);  // "Score: X/Y"
       const size_t slash = score.find('/');
       REQUIRE(score.rfind("Score: ", 0) == 0);
