@@ -113,7 +113,7 @@ lab::RunResult run_program(const Context& ctx, const Program& program, const std
   if (program.solution) alone.lock();
   else beside.lock();
   if (started) started();
-  lab::RunResult r = lab::run_command(ctx.sandbox.wrap(argv, options.timeout_s, program.sanitizer, own), options);
+  lab::RunResult r = ctx.sandbox.run(ctx.sandbox.wrap(argv, options.timeout_s, program.sanitizer, own), options);
   lab::kill_descendants();
   lab::run_command({"rm", "-rf", options.cwd});
   return r;

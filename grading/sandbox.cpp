@@ -30,6 +30,10 @@ std::string Sandbox::describe() const {
 
 namespace {
 
+// The line the fences print when they are up, just before the command starts: the first of its
+// output, which the command can neither take back nor print before it (Sandbox::run).
+constexpr char kFencesUp[] = "grade: fences up";
+
 namespace fs = std::filesystem;
 
 // What student code has no business reading: the solutions and the checkout's history (which
@@ -121,8 +125,8 @@ std::vector<std::string> fenced(const Sandbox& s, const std::vector<std::string>
                                    "mount -o remount,bind,rw \"$1\" || exit 126; shift; n=$((n - 1)); done; "
                                    "n=$1; shift; while [ \"$n\" -gt 0 ]; do [ ! -e \"$1\" ] || "
                                    "mount -t tmpfs -o size=4k,mode=0555 hidden \"$1\" || [ ! -e \"$1\" ] || exit 126; shift; n=$((n - 1)); done; "
-                                   "cd \"$here\" || exit 126; exec \"$@\"",
-                                   "sh", s.checkout, s.build_dir, std::to_string(writable.size())});
+                                   "cd \"$here\" || exit 126; echo \"$0\"; exec \"$@\"",
+                                   kFencesUp, s.checkout, s.build_dir, std::to_string(writable.size())});
     command.insert(command.end(), writable.begin(), writable.end());
     command.push_back(std::to_string(hidden.size()));
     command.insert(command.end(), hidden.begin(), hidden.end());
@@ -144,6 +148,21 @@ std::vector<std::string> Sandbox::wrap_build(const std::vector<std::string>& arg
                                              const std::vector<std::string>& own) const {
   const std::vector<std::string> hidden = namespaces ? hidden_from(*this, own, true) : std::vector<std::string>{};
   return fenced(*this, argv, timeout_s, kBuildMemoryLimitMiB, own, hidden);
+}
+
+lab::RunResult Sandbox::run(const std::vector<std::string>& command, const lab::RunOptions& options) const {
+  const std::string up = std::string(kFencesUp) + "\n";
+  for (int attempt = 1;; ++attempt) {
+    lab::RunResult r = lab::run_command(command, options);
+    if (!namespaces || r.spawn_failed || r.timed_out) return r;
+    if (r.output.rfind(up, 0) == 0) {
+      r.output.erase(0, up.size());
+      return r;
+    }
+    if (attempt == 2) {
+      throw CannotGrade("the fences around student code could not be set up (" + r.describe() + "), twice:\n" + r.output);
+    }
+  }
 }
 
 void Sandbox::hand_over(const std::string& dir) const {

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "common/subprocess.h"
+
 namespace grade {
 
 // The limits of one student process (and of everything it starts).
@@ -55,6 +57,13 @@ struct Sandbox {
   // compiler can read) but for what the build links: the harness's objects and libraries.
   std::vector<std::string> wrap_build(const std::vector<std::string>& argv, double timeout_s,
                                       const std::vector<std::string>& own) const;
+
+  // Runs a command that wrap() or wrap_build() made. When the fences themselves could not be
+  // set up (a mount failed, so the student's code never started), it tries once more, then
+  // throws CannotGrade: the grader's failure, never a verdict on the student's code. The fences
+  // say they are up in the first line of the output, before the command starts, so no student
+  // program can fake their failure; that line is taken out of the output.
+  lab::RunResult run(const std::vector<std::string>& command, const lab::RunOptions& options = {}) const;
 
   // Makes a folder the grader just made (a working folder, a folder of cases, the folder of a
   // student's object) the student's to write in, with what is in it already; what the grader

@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "common/subprocess.h"
+#include "grading/checks.h"
 #include "grading/sandbox.h"
 #include "tests/lab_programs.h"
 
@@ -51,7 +52,7 @@ struct Run {
     std::ofstream(copies + "/lab.cpp") << text;
     fs::remove(obj + "/lab.o");
     const std::vector<std::string> argv = {"g++", "-c", copies + "/lab.cpp", "-o", obj + "/lab.o"};
-    return lab::run_command(fenced ? sandbox.wrap_build(argv, 60, {copies, obj}) : argv);
+    return fenced ? sandbox.run(sandbox.wrap_build(argv, 60, {copies, obj})) : lab::run_command(argv);
   }
 };
 
@@ -158,4 +159,19 @@ TEST_CASE("a run starts though other runs' folders come and go while its fences 
   churn.join();
   CAPTURE(output);
   CHECK(failed == 0);
+}
+
+TEST_CASE("fences that cannot be set up are the grader's failure, and a student cannot fake one" *
+          doctest::skip(kNoMountNamespace)) {
+  Run run;
+  REQUIRE(run.sandbox.namespaces);
+  // A student's program may exit 126, the status of a failed mount, and print what it likes:
+  // its fences were up, so the run is its own, with its own output.
+  const lab::RunResult own = run.sandbox.run(run.sandbox.wrap({"sh", "-c", "echo mine; exit 126"}, 30, false, {run.copies}));
+  CHECK(own.exited(126));
+  CHECK(own.output == "mine\n");
+  // A build folder that is not there cannot be made read-only: the mount fails before the
+  // command starts, twice, and the grader says it cannot grade rather than scoring the run.
+  run.sandbox.build_dir = run.work + "/gone";
+  CHECK_THROWS_AS(run.sandbox.run(run.sandbox.wrap({"true"}, 30, false, {run.copies})), grade::CannotGrade);
 }
