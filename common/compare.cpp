@@ -217,10 +217,19 @@ CheckReport check_dot(float got, const DotReference& ref) {
   Tally tally(1, 1);
   tally.add(0, 0, got, ref.value, error_bound(ref.magnitude));
   CheckReport report = tally.finish();
+  // One number, so the matrices' hints (patterns over elements) say nothing here.
   if (std::isnan(got)) {
     report.hint = "the result is NaN. *result starts out as NaN poison, like memory nobody wrote: set it "
                   "to 0 (cudaMemsetAsync) before the blocks add into it, and check that every block's "
                   "sum reads only values that were written (a missing __syncthreads?).";
+  } else if (!report.pass() && got == 0.0f) {
+    report.hint = "the result is 0: nothing was added into *result. Do the threads' loops run when n is "
+                  "smaller than one block's share, and does each block add its sum (atomicAdd)?";
+  } else if (!report.pass()) {
+    report.hint = formatted("the result is off by %.3g, %.0f times the fp32 bound: products left out or "
+                            "added twice. Does every i < n count exactly once: the elements past the last "
+                            "whole float4 or block, and the blocks past the first grid-stride step?",
+                            std::fabs(double(got) - ref.value), report.max_error_ratio);
   }
   return report;
 }

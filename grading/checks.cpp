@@ -601,22 +601,26 @@ void fail(CheckResult* c, const std::string& what, const std::vector<std::string
   c->details.insert(c->details.end(), lines.begin(), lines.end());
 }
 
-// On a GPU: the safety shape under each of compute-sanitizer's tools, until one fails.
+// On a GPU: the safety shape under each of compute-sanitizer's tools, until one fails; then the
+// race shape, where the rubric has one, under racecheck.
 void run_compute_sanitizer(const Context& ctx, const LabRubric& lab, const LabPrograms& programs, CheckResult* c) {
   if (!ctx.have_compute_sanitizer) {
     c->status = Status::kWaived;
     c->details.push_back("waived: compute-sanitizer is not installed");
   }
-  for (const char* tool : {"memcheck", "racecheck", "synccheck"}) {
+  std::vector<std::pair<const char*, lab::Case>> runs = {{"memcheck", lab.safety_shape}, {"racecheck", lab.safety_shape},
+                                                         {"synccheck", lab.safety_shape}};
+  if (!lab.race_shape.empty()) runs.push_back({"racecheck", lab.race_shape});
+  for (const auto& [tool, shape] : runs) {
     if (c->status != Status::kPass) break;
-    const Cases cases = write_cases(ctx, tool, {lab.safety_shape});
+    const Cases cases = write_cases(ctx, tool, {shape});
     const lab::RunResult r = run_limited(ctx, programs.main, cases, {},
                                          {"compute-sanitizer", "--tool", tool, "--error-exitcode", "99", "--print-limit", "5"},
                                          &programs.solution);
     if (r.spawn_failed) {
       fail(c, "the program could not run: " + first_line(r.output), {});
     } else if (r.exited(99)) {
-      fail(c, std::string("compute-sanitizer --tool ") + tool + " on " + lab.safety_shape.describe() + " found:",
+      fail(c, std::string("compute-sanitizer --tool ") + tool + " on " + shape.describe() + " found:",
            report_lines(r.output, lab.file(), {"=========     at", "========= Error", "========= Invalid", "========= Barrier", "Race reported"}));
     } else if (!r.exited(0)) {
       fail(c, std::string("under compute-sanitizer --tool ") + tool + " the program " + r.describe() + ":", quote_output(r.output, 10));

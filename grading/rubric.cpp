@@ -99,8 +99,11 @@ std::string read_lab_setting(const std::string& key, const std::string& value, L
     });
   }
   if (key == "main_shapes") return read_main_shapes(value, l);
-  if (key == "safety_shape" || key == "technique_shape" || key == "performance_shape") {
-    lab::Case* target = key == "safety_shape" ? &l->safety_shape : key == "technique_shape" ? &l->technique_shape : &l->performance_shape;
+  if (key == "safety_shape" || key == "technique_shape" || key == "performance_shape" || key == "race_shape") {
+    lab::Case* target = key == "safety_shape"      ? &l->safety_shape
+                        : key == "technique_shape" ? &l->technique_shape
+                        : key == "race_shape"      ? &l->race_shape
+                                                   : &l->performance_shape;
     if (!parse_shape(l->op, value, target) || target->empty()) return "'" + value + "' is not a non-empty shape of this lab";
     return "";
   }

@@ -17,6 +17,7 @@ struct LabRubric : lab::LabEntry {
   std::vector<size_t> main_shapes;    // indices into shapes: the ones safety, technique and
                                       // performance wait for (default: every non-empty shape)
   lab::Case safety_shape, technique_shape, performance_shape;
+  lab::Case race_shape;               // on a GPU, racecheck's second shape; empty: none
   std::string technique = "none";     // none | reuse | outputs_per_thread | coalesced | one_pass
   double technique_limit = 0;         // its number (grading/technique.h)
   double full_at = 1.0;               // performance: full marks at this share of the solution's speed

@@ -235,7 +235,16 @@ TEST_CASE("dot products: fp32 orders pass, fp16 arithmetic and a dropped term fa
     float fp16 = 0;  // every product and partial sum rounded to fp16's mantissa
     for (int i = 0; i < n; ++i) fp16 = round_mantissa(fp16 + round_mantissa(a[i] * b[i], 10), 10);
     if (n > 1) CHECK_FALSE(lab::check_dot(fp16, ref).pass());
-    if (n > 1) CHECK_FALSE(lab::check_dot(fp32_orders()[1].second(a.data(), b.data(), 1, n - 1), ref).pass());
+    if (n > 1) {
+      // A dropped term: the hint is a dot product's, not a matrix's.
+      const lab::CheckReport dropped = lab::check_dot(fp32_orders()[1].second(a.data(), b.data(), 1, n - 1), ref);
+      CHECK_FALSE(dropped.pass());
+      CHECK(text::contains(dropped.hint, "exactly once"));
+      CHECK_FALSE(text::contains(dropped.hint, "row-major"));
+    }
+    const lab::CheckReport zero = lab::check_dot(0.0f, ref);
+    CHECK_FALSE(zero.pass());
+    CHECK(text::contains(zero.hint, "the result is 0"));
   }
 }
 
