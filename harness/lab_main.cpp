@@ -252,13 +252,15 @@ int run_case(const Launcher& launcher, const Options& o, const DeviceInfo& devic
 }
 
 // The edge cases, before the sizes asked for (as llm.c's dev/cuda validates, then times): one
-// line when all pass; when one does not, its report, and the sizes asked for are not run.
-int check_edges(const Launcher& launcher, Op op, const Options& o, const DeviceInfo& device, Result* result) {
+// line when all pass; when one does not, its report, and the sizes asked for are not run (then
+// *FAILED is the edge case that failed, which the result file names).
+int check_edges(const Launcher& launcher, Op op, const Options& o, const DeviceInfo& device, Result* result, Case* failed) {
   std::vector<Case> cases = edge_cases(op);
   for (Case& c : cases) {
     c.offset = o.offset;
     const int code = run_case(launcher, o, device, c, Stage{"edges", " at " + c.describe()}, result);
     if (code != kExitPass) {
+      *failed = c;
       if (code == kExitWrong) std::puts("  check    not run, nor timed: the edges must pass first (--no-edges skips them)");
       return code;
     }
@@ -280,9 +282,10 @@ int lab_main(const LabInfo& info, const Launcher& launcher, int argc, char** arg
            device.describe().c_str(), c.describe().c_str(), (long long)o.seed);
   say(o, line);
   Result result;
-  int code = o.no_edges ? kExitPass : check_edges(launcher, info.op, o, device, &result);
+  Case checked = c;
+  int code = o.no_edges ? kExitPass : check_edges(launcher, info.op, o, device, &result, &checked);
   if (code == kExitPass) code = run_case(launcher, o, device, c, Stage{"check", ""}, &result);
-  write_result(o.result_file, info, c, result);
+  write_result(o.result_file, info, checked, result);
   return code;
 }
 

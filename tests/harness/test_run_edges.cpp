@@ -4,6 +4,9 @@
 // bugs: exit 1 with the edge check's report, the main size neither checked nor timed.
 #include <doctest/doctest.h>
 
+#include <cstdio>
+#include <string>
+
 #include "common/labs.h"
 #include "tests/lab_programs.h"
 
@@ -58,12 +61,18 @@ TEST_CASE("the corpus's edge bugs fail at the default sizes, before anything is 
   for (const std::string& backend : lab_test::backends()) {
     for (const auto& bug : bugs) {
       SUBCASE((backend + " " + bug.name).c_str()) {
-        const lab::RunResult r = lab_test::run(lab_test::corpus_program(backend, bug.name, bug.lab), {});
+        const std::string result_file = "build/test-run-edges-" + std::string(bug.name) + ".result";
+        const lab::RunResult r = lab_test::run(lab_test::corpus_program(backend, bug.name, bug.lab), {"--result", result_file});
         CAPTURE(r.output);
         CHECK_MESSAGE(r.exited(1), r.describe());
         CHECK(contains(r.output, "edges    FAIL"));
         CHECK_FALSE(contains(r.output, "check    PASS"));
         CHECK_FALSE(contains(r.output, "time     "));
+        // The result file names the size that failed, an edge, not the default size never run.
+        const std::string result = lab_test::read_file(result_file);
+        CHECK(contains(result, "check fail\n"));
+        CHECK(contains(result, "dims 259 "));
+        std::remove(result_file.c_str());
       }
     }
   }
