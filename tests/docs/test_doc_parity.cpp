@@ -454,6 +454,9 @@ TEST_CASE("each Chinese twin has its English document's headings, code blocks, c
     ++compared;
     const std::vector<std::string> problems = parity_problems(en, read_text(en), zh, read_text(zh));
     CHECK_MESSAGE(problems.empty(), zh, " differs from ", en, ":\n", text::joined(problems));
+    const DocParts parts = parse_doc(read_text(en), fs::path(zh).filename().string());
+    MESSAGE(en, ": ", parts.headings.size(), " headings, ", parts.code.size(), " code blocks, ", parts.commands.size(),
+            " commands, ", parts.figures.size(), " figures, ", parts.links.size(), " links compared");
   }
   MESSAGE(compared, " pairs of documents compared");
   CHECK(compared > 0);
