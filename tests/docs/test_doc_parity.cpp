@@ -39,7 +39,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const char* const kList = "docs/zh-CN.txt";
+const std::string kList = "docs/zh-CN.txt";
 
 // One thing found in a document, and its line (from 1).
 struct Found {
