@@ -17,7 +17,7 @@ include mk/variants.mk
 include mk/maintainer.mk
 include mk/tests.mk
 
-.PHONY: all help run check grade profile bench status test doctor clean
+.PHONY: all help run check grade grade-class profile bench status test doctor clean
 
 # make run and make profile build SRC with make's own rules, which need a plain folder name (make
 # grade takes any): $(1) the target, in the message.
@@ -84,6 +84,18 @@ grade: deps-backend $(GRADER)
 	@$(make_src_files) $(GRADER) --src $(call shell_quote,$(SRC)) --backend $(BACKEND) $(if $(LAB),--lab $(LAB)) $(if $(SEED),--seed $(SEED)) \
 	  $(if $(STRICT),--strict) $(if $(RUBRIC),--rubric "$(RUBRIC)") $(if $(JOBS),--jobs $(JOBS)); status=$$?; \
 	  [ $$status -eq 0 ] || echo "(the grader exited with status $$status)"; exit $$status
+
+# Grades each student of SUBMISSIONS (a folder per student, or a .zip or .tar of one) with the
+# grader, JOBS at a time, into OUT (default build/class): gradebook.csv, class.html and each
+# student's report. ROSTER=file.csv (id, name, nickname) gives every student of the class a row;
+# SEED=N the class's seed; LAB=, RUBRIC= as for make grade. A rerun grades only what changed.
+## grade a class: SUBMISSIONS=dir (a folder or archive per student); OUT=dir, ROSTER=file.csv, JOBS=N
+grade-class: deps-backend $(GRADER) $(GRADE_CLASS)
+	@[ -n "$(SUBMISSIONS)" ] || { echo "make grade-class: say which folder, e.g. make grade-class SUBMISSIONS=submissions" >&2; exit 2; }
+	@$(GRADE_CLASS) --submissions $(call shell_quote,$(SUBMISSIONS)) $(if $(OUT),--out $(call shell_quote,$(OUT))) \
+	  $(if $(ROSTER),--roster $(call shell_quote,$(ROSTER))) $(if $(JOBS),--jobs $(JOBS)) --backend $(BACKEND) $(if $(LAB),--lab $(LAB)) \
+	  $(if $(SEED),--seed $(SEED)) $(if $(RUBRIC),--rubric "$(RUBRIC)"); status=$$?; \
+	  [ $$status -eq 0 ] || echo "(make grade-class exited with status $$status)"; exit $$status
 
 # Every make grade and make check run adds its labs' results to the history of the folder it
 # graded (build/progress/<folder>-<hash>/history.tsv, grading/progress.h); this reads it.

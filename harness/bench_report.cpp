@@ -11,6 +11,7 @@
 
 #include "common/exit_codes.h"
 #include "common/subprocess.h"
+#include "common/text.h"
 #include "common/protocol.h"
 
 namespace lab {
@@ -75,20 +76,6 @@ std::string md_cell(const std::string& text) {
   return out;
 }
 
-std::string xml_escape(const std::string& text) {
-  std::string out;
-  for (char ch : text) {
-    switch (ch) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += ch;
-    }
-  }
-  return out;
-}
-
 constexpr const char* kSolutionColor = "#3b6fb6";
 constexpr const char* kLibraryColor = "#9aa5b1";
 constexpr const char* kCeilingColor = "#4a4a4a";
@@ -124,11 +111,11 @@ void svg_heading(std::ostream& svg, const BenchReport& report, const SvgLayout& 
            l.width, l.height, l.width, l.height);
   svg << text << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
   svg << "<text x=\"16\" y=\"24\" font-size=\"16\" font-weight=\"bold\">The labs' solutions against their ceilings, "
-      << xml_escape(report.gpu.substr(0, report.gpu.find(','))) << "</text>\n";
+      << text::xml_escape(report.gpu.substr(0, report.gpu.find(','))) << "</text>\n";
   svg << "<text x=\"16\" y=\"44\" fill=\"#555\">Speed as a share of the ceiling's (the ceiling's median time over each "
          "one's), medians of "
-      << report.reps << " runs</text>\n<text x=\"16\" y=\"60\" fill=\"#555\">" << xml_escape(report.date) << "; "
-      << xml_escape(report.command) << "</text>\n";
+      << report.reps << " runs</text>\n<text x=\"16\" y=\"60\" fill=\"#555\">" << text::xml_escape(report.date) << "; "
+      << text::xml_escape(report.command) << "</text>\n";
 }
 
 // What each color is.
@@ -166,14 +153,14 @@ void svg_row(std::ostream& svg, const BenchGroup& g, const BenchRow& row, const 
   const double share = g.share(row);
   char text[1024];
   snprintf(text, sizeof text, "<text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">%s</text>", l.label_x,
-           y + l.bar_h - 2, xml_escape(row_name(g, row)).c_str());
+           y + l.bar_h - 2, text::xml_escape(row_name(g, row)).c_str());
   svg << text;
   if (share >= 0) {
     const double w = l.x_of(share) - l.bar_x;
     snprintf(text, sizeof text,
              "<rect class=\"%s\" x=\"%.0f\" y=\"%.1f\" width=\"%.1f\" height=\"%.0f\" fill=\"%s\"><title>%s: %.1f%%"
              "</title></rect><text x=\"%.1f\" y=\"%.1f\">%.1f%% (%.2f %s)</text>\n",
-             kind, l.bar_x, y, w, l.bar_h, color, xml_escape(row.name).c_str(), 100 * share, l.bar_x + w + 6,
+             kind, l.bar_x, y, w, l.bar_h, color, text::xml_escape(row.name).c_str(), 100 * share, l.bar_x + w + 6,
              y + l.bar_h - 2, 100 * share, g.problem.rate(row.median_ms), g.problem.rate_unit());
   } else {
     const bool timed = row.status == BenchRow::Status::kTimed;
@@ -316,8 +303,8 @@ std::string format_svg(const BenchReport& report) {
   svg_axis(svg, l);
   double y = l.top;
   for (const BenchGroup& g : report.groups) {
-    svg << "<text x=\"16\" y=\"" << y + 16 << "\"><tspan font-weight=\"bold\">" << xml_escape(g.title()) << "</tspan>";
-    if (!g.note.empty()) svg << "<tspan fill=\"#777\" dx=\"6\">(" << xml_escape(g.note) << ")</tspan>";
+    svg << "<text x=\"16\" y=\"" << y + 16 << "\"><tspan font-weight=\"bold\">" << text::xml_escape(g.title()) << "</tspan>";
+    if (!g.note.empty()) svg << "<tspan fill=\"#777\" dx=\"6\">(" << text::xml_escape(g.note) << ")</tspan>";
     svg << "</text>\n";
     y += l.group_head;
     for (const BenchRow& row : g.rows) {

@@ -124,7 +124,7 @@ $(BUILD)/gpu/bin/bench: $(BUILD)/gpu/obj/harness/bench.o $(BUILD)/gpu/obj/harnes
 # ---- the grader ----
 
 GRADER := $(BUILD)/host/grade
-GRADER_OBJS := $(patsubst %.cpp,$(BUILD)/host/%.o,$(filter-out grading/status.cpp,$(wildcard grading/*.cpp)))
+GRADER_OBJS := $(patsubst %.cpp,$(BUILD)/host/%.o,$(filter-out grading/status.cpp grading/grade_class.cpp,$(wildcard grading/*.cpp)))
 $(GRADER): $(GRADER_OBJS) $(HOST_OBJS)
 	$(CXX) $(CXXFLAGS) $^ -o $@
 
@@ -132,3 +132,10 @@ $(GRADER): $(GRADER_OBJS) $(HOST_OBJS)
 STATUS := $(BUILD)/host/status
 $(STATUS): $(patsubst %,$(BUILD)/host/grading/%.o,status progress report utf8) $(HOST_OBJS)
 	$(CXX) $(CXXFLAGS) $^ -o $@
+
+# make grade-class: runs the grader on each student of a class (grading/grade_class.cpp); its own
+# parts are in grading/class/, and it unpacks zip and gzip with zlib.
+GRADE_CLASS := $(BUILD)/host/grade-class
+CLASS_OBJS := $(patsubst %.cpp,$(BUILD)/host/%.o,$(wildcard grading/class/*.cpp))
+$(GRADE_CLASS): $(BUILD)/host/grading/grade_class.o $(CLASS_OBJS) $(filter-out %/grade.o,$(GRADER_OBJS)) $(HOST_OBJS)
+	$(CXX) $(CXXFLAGS) $^ -lz -o $@

@@ -1,0 +1,349 @@
+// `make grade-class`: grades a class, one student per entry of a submissions folder (a folder
+// with the labs' layout, or a .zip or .tar of one), by running the grader (build/host/grade) on
+// each as a subprocess with its own report folder and a seed derived from the student's id and
+// the class's seed; it grades nothing itself. It writes gradebook.csv, class.html (the summary)
+// and, under students/, each student's report. A rerun grades only students whose lab files,
+// seed or rubric changed: an interrupted run goes on where it stopped.
+//
+//   grade-class --submissions DIR [--out DIR] [--roster FILE] [--jobs N] [--lab NN] [--backend gpu|cpu]
+//               [--seed N] [--rubric FILE] [--build-dir DIR]
+//
+// Exit status: 0 when every student has a row (whatever the scores), 2 when it could not run,
+// 130 when interrupted (the rows so far are written; a rerun goes on).
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <mutex>
+#include <random>
+#include <sstream>
+#include <thread>
+
+#include "common/cli.h"
+#include "common/descendants.h"
+#include "common/exit_codes.h"
+#include "common/subprocess.h"
+#include "grading/class/gradebook.h"
+#include "grading/class/hash.h"
+#include "grading/class/page.h"
+#include "grading/class/prepare.h"
+#include "grading/isolation.h"
+#include "grading/report.h"
+#include "grading/sandbox.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+std::atomic<bool> interrupted{false};
+
+[[noreturn]] void cannot_run(const std::string& why) {
+  std::fprintf(stderr, "make grade-class: %s\n", why.c_str());
+  std::exit(lab::kExitCannotRun);
+}
+
+struct Options {
+  std::string submissions, out = "build/class", roster, lab, backend, rubric = "grading/rubric.txt", build_dir;
+  int64_t jobs = -1, seed = -1;
+};
+
+Options parse_options(int argc, char** argv) {
+  Options o;
+  lab::Cli cli(argv[0], "Grades a class: each entry of a submissions folder (a folder with the labs' layout, or a .zip or\n"
+                        ".tar of one) with the grader, into a gradebook. Run from the repository root; `make grade-class` does.");
+  cli.add_string("submissions", &o.submissions, "the folder of submissions, one entry per student");
+  cli.add_string("out", &o.out, "where gradebook.csv, class.html and students/ go (default build/class); a rerun into\n"
+                                "the same folder grades only what changed");
+  cli.add_string("roster", &o.roster, "a CSV with an id column (and name, nickname): its students get a row, handed in or not");
+  cli.add_int("jobs", &o.jobs, 1, 256, "students graded at once (default: on the CPU backend one per core, on a GPU one per GPU)");
+  cli.add_string("lab", &o.lab, "only this lab (01, or 01_matmul_naive)");
+  cli.add_string("backend", &o.backend, "gpu or cpu (default: gpu when nvidia-smi sees one)");
+  cli.add_int("seed", &o.seed, -1, INT64_MAX, "the class's seed (default: the one OUT holds, else a new one); each student's\n"
+                                              "is derived from it and the id");
+  cli.add_string("rubric", &o.rubric, "the rubric file");
+  cli.add_string("build-dir", &o.build_dir, "the grader's build folder, shared by every student (default OUT/build)");
+  cli.parse(argc, argv);
+  if (o.submissions.empty()) cannot_run("say which folder to grade: --submissions DIR (make grade-class SUBMISSIONS=dir)");
+  return o;
+}
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+bool write_text(const std::string& path, const std::string& text) {
+  const std::string tmp = path + ".tmp";
+  std::ofstream(tmp, std::ios::binary | std::ios::trunc) << text;
+  return std::rename(tmp.c_str(), path.c_str()) == 0;
+}
+
+// The class's seed: asked for, else the one OUT was graded with, else a new one (kept in OUT).
+uint64_t class_seed(const Options& o) {
+  const std::string path = o.out + "/class-seed";
+  uint64_t seed = o.seed >= 0 ? uint64_t(o.seed) : 0;
+  if (o.seed < 0) {
+    std::istringstream kept(read_text(path));
+    if (!(kept >> seed)) seed = std::random_device{}() % 1000000000;
+  }
+  if (!write_text(path, std::to_string(seed) + "\n")) cannot_run("cannot write " + path);
+  return seed;
+}
+
+// A student's seed: the same for the same class seed and id, on any machine (FNV-1a).
+uint64_t student_seed(uint64_t class_seed, const std::string& id) { return grade::fnv1a(std::to_string(class_seed) + "\n" + id) % 1000000000; }
+
+std::vector<std::string> gpu_names() {
+  const lab::RunResult r = lab::run_command({"nvidia-smi", "--query-gpu=name", "--format=csv,noheader"});
+  std::vector<std::string> names;
+  std::istringstream lines(r.exited(0) ? r.output : "");
+  for (std::string line; std::getline(lines, line);) {
+    if (!line.empty()) names.push_back(line);
+  }
+  return names;
+}
+
+// What every student's grading shares.
+struct Class {
+  Options o;
+  std::vector<lab::LabEntry> labs;  // those graded
+  std::string backend, grader;
+  std::string build_dir;            // the grader's, shared; "" for a fresh one per student
+  uint64_t seed = 0;
+  std::string rubric_fingerprint;
+  std::vector<std::string> gpus;
+};
+
+// The grader's command for student S's folder ROOT, reporting into REPORT.
+std::vector<std::string> grader_command(const Class& c, const std::string& root, const std::string& report, uint64_t seed) {
+  std::vector<std::string> argv = {c.grader, "--src", root, "--out", report, "--seed", std::to_string(seed),
+                                   "--backend", c.backend, "--rubric", c.o.rubric};
+  if (!c.o.lab.empty()) argv.insert(argv.end(), {"--lab", c.o.lab});
+  if (!c.build_dir.empty()) argv.insert(argv.end(), {"--build-dir", c.build_dir});
+  return argv;
+}
+
+// Grades student S, or keeps the result of an earlier run when nothing it depends on changed
+// (*KEPT). WORKER picks the GPU on a GPU machine.
+grade::GradebookRow grade_student(const Class& c, const grade::Student& s, int worker, bool* kept) {
+  grade::GradebookRow row;
+  row.student = s;
+  row.seed = student_seed(c.seed, s.id);
+  const std::string dir = c.o.out + "/students/" + s.slug, report = dir + "/report";
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  const grade::Prepared p = grade::prepare_submission(s, dir + "/unpacked", c.labs);
+  row.notes = p.notes;
+  if (!s.on_roster && !c.o.roster.empty()) row.notes.push_back("not on the roster");
+  if (!p.status.empty()) return row.status = p.status, row;
+  row.report = "students/" + s.slug + "/report";
+  const std::string stamp = grade::lab_files_fingerprint(p.root, c.labs) + " seed " + std::to_string(row.seed) + " rubric " +
+                            c.rubric_fingerprint + " lab " + c.o.lab + " " + c.backend + "\n";
+  *kept = read_text(dir + "/done") == stamp && grade::read_results(report + "/results.json", p.root, c.labs, &row);
+  if (*kept) return row;
+  fs::remove(dir + "/done", ec);
+  fs::create_directories(report, ec);
+  lab::RunOptions options;
+  options.timeout_s = 3600;
+  options.stop_early = [] { return interrupted.load(); };
+  // One GPU per worker (see main): the grader and its student programs see only that one.
+  if (c.backend == "gpu") options.env = {"CUDA_VISIBLE_DEVICES=" + std::to_string(worker % int(c.gpus.size()))};
+  const lab::RunResult r = lab::run_command(grader_command(c, p.root, report, row.seed), options);
+  write_text(report + "/grade.log", r.output);
+  if (interrupted) return row.status = "not graded: interrupted (run again to go on)", row;
+  if (grade::read_results(report + "/results.json", p.root, c.labs, &row) && r.exited(0)) {
+    write_text(dir + "/done", stamp);
+  } else if (row.status == "graded") {
+    row.status = "could not grade: the grader " + r.describe() + " (its output: " + row.report + "/grade.log)";
+  }
+  return row;
+}
+
+// The progress line after each student: done / total, failures, time left.
+class Progress {
+ public:
+  explicit Progress(size_t total) : total_(total), start_(std::chrono::steady_clock::now()) {}
+  void done(const grade::GradebookRow& row, bool kept) {
+    const std::lock_guard<std::mutex> hold(mutex_);
+    ++done_;
+    if (row.status != "graded") ++not_graded_;
+    if (!kept) ++graded_now_;
+    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    const double left = graded_now_ > 0 ? elapsed / double(done_) * double(total_ - done_) : 0;
+    const std::string score = row.status == "graded" ? " " + grade::points_text(row.total()) + "/" + grade::points_text(row.max_total()) : "";
+    std::printf("[%zu/%zu] %s: %s%s%s; %zu not graded; about %.0f s left\n", done_, total_, grade::printable(row.student.id).c_str(),
+                row.status.c_str(), score.c_str(), kept ? " (unchanged since the last run: kept)" : "", not_graded_, left);
+    std::fflush(stdout);
+  }
+
+ private:
+  std::mutex mutex_;
+  size_t total_, done_ = 0, not_graded_ = 0, graded_now_ = 0;
+  std::chrono::steady_clock::time_point start_;
+};
+
+// Grades every student, WORKERS at a time; the rows in the students' order.
+std::vector<grade::GradebookRow> grade_class(const Class& c, const std::vector<grade::Student>& students, int workers) {
+  std::vector<grade::GradebookRow> rows(students.size());
+  std::atomic<size_t> next{0};
+  Progress progress(students.size());
+  std::vector<std::thread> threads;
+  for (int w = 0; w < workers; ++w) {
+    threads.emplace_back([&, w] {
+      for (size_t i; (i = next++) < students.size();) {
+        bool kept = false;
+        if (interrupted) {
+          rows[i].student = students[i];
+          rows[i].status = "not graded: interrupted (run again to go on)";
+        } else {
+          rows[i] = grade_student(c, students[i], w, &kept);
+        }
+        progress.done(rows[i], kept);
+      }
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  return rows;
+}
+
+// A row that was not graded gets the lab's maximum of the graded rows, so that its total reads
+// 0/48, not 0/0.
+void fill_maxima(std::vector<grade::GradebookRow>& rows, size_t labs) {
+  std::vector<double> max(labs, 0);
+  for (const grade::GradebookRow& r : rows) {
+    for (size_t i = 0; i < r.lab_max.size() && i < labs; ++i) max[i] = std::max(max[i], r.lab_max[i]);
+  }
+  for (grade::GradebookRow& r : rows) {
+    if (r.lab_max.size() == labs) continue;
+    r.lab_points.assign(labs, 0);
+    r.lab_max = max;
+    r.launcher_ms.assign(labs, -1);
+  }
+}
+
+// Every student's grader builds in one folder, under its lock (grading/build_folder.h): the
+// lab programs' parts and the solutions are built once, and each student's copies and programs
+// lie in folders of their own, named after the submission's path, so graders running at once
+// never overwrite each other's. Only where namespaces keep student code from writing it: without
+// them a student's program could plant a file there for the next student, and each grader builds
+// afresh in its scratch folder (the grader's own default), slower.
+std::string shared_build_folder(const Options& o) {
+  const std::string folder = o.build_dir.empty() ? o.out + "/build" : o.build_dir;
+  std::error_code ec;
+  fs::create_directories(folder, ec);
+  const std::string work = grade::make_private_dir("/tmp/grade-class-");
+  if (ec || work.empty()) cannot_run("cannot make the build folder " + folder + " or a scratch folder in /tmp");
+  bool namespaces = false;
+  try {
+    namespaces = grade::probe_sandbox(fs::current_path().string(), fs::weakly_canonical(folder).string(), work, true).namespaces;
+  } catch (const std::exception& e) {
+    fs::remove_all(work, ec);
+    cannot_run(e.what());
+  }
+  fs::remove_all(work, ec);
+  if (namespaces) return folder;
+  std::printf("(no namespaces here: each student's grader builds afresh, so that no student's program can plant a file for the next)\n");
+  return "";
+}
+
+// Workers: on the CPU backend one per core (JOBS). On a GPU one per GPU, each grader seeing only
+// its own (CUDA_VISIBLE_DEVICES). The grader takes its timed passes one at a time inside its
+// own process only; two graders on one GPU would time each other's kernels, and a lock across
+// processes would have to hold off every other grader's correctness runs too. One grader per
+// GPU keeps each timing alone on its GPU, and each grader still overlaps its labs' builds and
+// correctness runs on the CPU cores (its own --jobs).
+int worker_count(const Class& c, size_t students) {
+  int64_t workers = c.o.jobs > 0 ? c.o.jobs : int64_t(std::max(1u, std::thread::hardware_concurrency()));
+  if (c.backend == "gpu") workers = std::min<int64_t>(c.o.jobs > 0 ? c.o.jobs : 256, int64_t(c.gpus.size()));
+  return int(std::clamp<int64_t>(workers, 1, std::max<int64_t>(1, int64_t(students))));
+}
+
+Class make_class(const Options& o) {
+  Class c;
+  c.o = o;
+  std::string error;
+  if (!lab::read_labs("labs.txt", &c.labs, &error)) cannot_run(error);
+  if (!o.lab.empty()) {
+    const lab::LabEntry* l = lab::find_lab(c.labs, o.lab);
+    if (l == nullptr) cannot_run("no lab '" + o.lab + "' in labs.txt");
+    c.labs = {*l};
+  }
+  c.gpus = gpu_names();
+  c.backend = o.backend.empty() ? (c.gpus.empty() ? "cpu" : "gpu") : o.backend;
+  if (c.backend != "cpu" && c.backend != "gpu") cannot_run("BACKEND must be gpu or cpu, not '" + c.backend + "'");
+  if (c.backend == "gpu" && c.gpus.empty()) cannot_run("BACKEND=gpu, but nvidia-smi sees no GPU here");
+  c.grader = fs::path(fs::read_symlink("/proc/self/exe")).parent_path().string() + "/grade";
+  if (access(c.grader.c_str(), X_OK) != 0) cannot_run("no grader at " + c.grader + " (make build/host/grade)");
+  const std::string rubric = read_text(o.rubric);
+  if (rubric.empty()) cannot_run("cannot read the rubric " + o.rubric);
+  c.rubric_fingerprint = grade::hex16(grade::fnv1a(rubric));
+  std::error_code ec;
+  fs::create_directories(o.out + "/students", ec);
+  if (ec) cannot_run("cannot make " + o.out + "/students: " + ec.message());
+  c.seed = class_seed(o);
+  c.build_dir = shared_build_folder(o);
+  return c;
+}
+
+std::vector<grade::Student> class_list(const Options& o) {
+  std::vector<grade::Student> roster, students;
+  std::string error;
+  if (!o.roster.empty() && !grade::read_roster(o.roster, &roster, &error)) cannot_run(error);
+  struct stat st;
+  if (stat(o.submissions.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) cannot_run("no folder '" + o.submissions + "' of submissions");
+  if (!grade::list_students(o.submissions, roster, &students, &error)) cannot_run(error);
+  if (students.empty()) cannot_run("the folder " + o.submissions + " holds no submission, and there is no roster");
+  return students;
+}
+
+// gradebook.csv and class.html, in OUT.
+void write_outputs(const Class& c, std::vector<grade::GradebookRow>& rows) {
+  fill_maxima(rows, c.labs.size());
+  char date[32];
+  const std::time_t now = std::time(nullptr);
+  std::strftime(date, sizeof date, "%Y-%m-%d %H:%M", std::localtime(&now));
+  grade::ClassInfo info{date, c.backend, c.backend == "gpu" ? c.gpus.front() : "the CPU backend", c.seed};
+  for (grade::GradebookRow& r : rows) {
+    if (r.device.empty() && r.status != "graded") continue;
+    if (r.device.empty()) r.device = info.device;
+  }
+  if (!write_text(c.o.out + "/gradebook.csv", grade::gradebook_csv(rows, c.labs)) ||
+      !write_text(c.o.out + "/class.html", grade::class_page(rows, c.labs, info))) {
+    cannot_run("cannot write the gradebook into " + c.o.out);
+  }
+}
+
+void on_interrupt(int) { interrupted = true; }
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const auto start = std::chrono::steady_clock::now();
+  lab::adopt_orphans();
+  for (const char* name : {"MAKEFLAGS", "MFLAGS", "MAKELEVEL", "SEED"}) unsetenv(name);
+  const Options o = parse_options(argc, argv);
+  const std::vector<grade::Student> students = class_list(o);
+  const Class c = make_class(o);
+  const int workers = worker_count(c, students.size());
+  std::printf("make grade-class: %zu students in %s, class seed %llu (SEED=%llu reproduces every seed), %d at once on %s\n",
+              students.size(), o.submissions.c_str(), (unsigned long long)c.seed, (unsigned long long)c.seed, workers,
+              c.backend == "gpu" ? "the GPUs, one each" : "the CPU backend");
+  std::fflush(stdout);
+  std::signal(SIGINT, on_interrupt);
+  std::signal(SIGTERM, on_interrupt);
+  std::vector<grade::GradebookRow> rows = grade_class(c, students, workers);
+  lab::kill_descendants();
+  write_outputs(c, rows);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::printf("(gradebook: %s/gradebook.csv; summary: %s/class.html; %.0f s)\n", o.out.c_str(), o.out.c_str(), seconds);
+  if (interrupted) std::printf("interrupted: run the same command again to go on\n");
+  return interrupted ? 130 : lab::kExitPass;
+}
