@@ -35,6 +35,9 @@ $(BUILD)/test/grading/test_utf8 $(BUILD)/test/grading/test_grade: $(BUILD)/host/
 $(BUILD)/test/grading/test_grade: $(BUILD)/host/grading/progress.o $(BUILD)/host/grading/report.o
 # make status's tests read and write histories, and run make status and the grader in a copy.
 $(BUILD)/test/grading/test_status: $(patsubst %,$(BUILD)/host/grading/%.o,progress report utf8) $(STATUS) $(GRADER)
+# make grade-class's tests grade a class made of a solution, a skeleton and a corpus entry.
+$(BUILD)/test/grading/test_grade_class: $(BUILD)/host/grading/class/csv.o $(GRADE_CLASS) $(GRADER) \
+  $(TEST_SKELETONS)/01_matmul_naive/matmul_naive.cu $(CORPUS)/no_guard_01/01_matmul_naive/matmul_naive.cu
 
 # The grader's tests grade the solutions, fresh skeletons and the corpus of wrong submissions.
 GRADE_TEST_SOURCES := $(if $(SOLUTION_LABS),$(foreach l,$(SOLUTION_LABS),$(TEST_SKELETONS)/$(l)/$(call lab_file,$(l))) \
