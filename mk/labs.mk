@@ -134,8 +134,20 @@ $(STATUS): $(patsubst %,$(BUILD)/host/grading/%.o,status progress report utf8) $
 	$(CXX) $(CXXFLAGS) $^ -o $@
 
 # make grade-class: runs the grader on each student of a class (grading/grade_class.cpp); its own
-# parts are in grading/class/, and it unpacks zip and gzip with zlib.
+# parts are in grading/class/. It alone needs two libraries beyond the grader's (which needs
+# none): libarchive unpacks the students' zips and tars, nlohmann/json reads the grader's
+# results.json; `scripts/install-deps grade-class` installs both. Found by make itself (no
+# shell); without them, building it fails saying so, and its test is skipped saying so.
 GRADE_CLASS := $(BUILD)/host/grade-class
+GRADE_CLASS_MISSING := $(strip $(if $(wildcard /usr/include/archive.h),,libarchive-dev) \
+  $(if $(wildcard /usr/include/nlohmann/json.hpp),,nlohmann-json3-dev))
 CLASS_OBJS := $(patsubst %.cpp,$(BUILD)/host/%.o,$(wildcard grading/class/*.cpp))
+ifeq ($(GRADE_CLASS_MISSING),)
 $(GRADE_CLASS): $(BUILD)/host/grading/grade_class.o $(CLASS_OBJS) $(filter-out %/grade.o,$(GRADER_OBJS)) $(HOST_OBJS)
-	$(CXX) $(CXXFLAGS) $^ -lz -o $@
+	$(CXX) $(CXXFLAGS) $^ -larchive -o $@
+else
+.PHONY: $(GRADE_CLASS)
+$(GRADE_CLASS):
+	@echo "make grade-class needs the Debian packages $(GRADE_CLASS_MISSING) (libarchive unpacks the" \
+	  "students' archives, nlohmann/json reads the grader's results.json): run scripts/install-deps grade-class" >&2; exit 2
+endif

@@ -26,7 +26,7 @@ $(BUILD)/test/doctest_main.o: tests/doctest_main.cpp | deps
 	$(CXX) $(CXXFLAGS) -c $< -o $@
 $(BUILD)/test/%: tests/%.cpp $(BUILD)/test/doctest_main.o $(HOST_OBJS) | deps
 	@mkdir -p $(@D)
-	$(CXX) $(CXXFLAGS) -MMD -MP $< $(filter %.o,$^) -o $@
+	$(CXX) $(CXXFLAGS) $(TEST_DEFINES) -MMD -MP $< $(filter %.o,$^) $(TEST_LIBS) -o $@
 # The bench's tests check its reports, which only it links; the technique's, the grader's rules.
 $(BUILD)/test/harness/test_bench: $(BENCH_HOST_OBJS)
 $(BUILD)/test/grading/test_technique $(BUILD)/test/grading/test_sandbox $(BUILD)/test/grading/test_submission \
@@ -35,9 +35,16 @@ $(BUILD)/test/grading/test_utf8 $(BUILD)/test/grading/test_grade: $(BUILD)/host/
 $(BUILD)/test/grading/test_grade: $(BUILD)/host/grading/progress.o $(BUILD)/host/grading/report.o
 # make status's tests read and write histories, and run make status and the grader in a copy.
 $(BUILD)/test/grading/test_status: $(patsubst %,$(BUILD)/host/grading/%.o,progress report utf8) $(STATUS) $(GRADER)
-# make grade-class's tests grade a class made of a solution, a skeleton and a corpus entry.
-$(BUILD)/test/grading/test_grade_class: $(BUILD)/host/grading/class/csv.o $(GRADE_CLASS) $(GRADER) \
+# make grade-class's tests grade a class made of a solution, a skeleton and a corpus entry;
+# without grade-class's libraries (mk/labs.mk) they are built to say so and be skipped.
+$(BUILD)/test/grading/test_grade_class: $(BUILD)/host/grading/class/csv.o
+ifeq ($(GRADE_CLASS_MISSING),)
+$(BUILD)/test/grading/test_grade_class: TEST_LIBS := -larchive
+$(BUILD)/test/grading/test_grade_class: $(BUILD)/host/grading/class/archive.o $(BUILD)/host/grading/utf8.o $(GRADE_CLASS) $(GRADER) \
   $(TEST_SKELETONS)/01_matmul_naive/matmul_naive.cu $(CORPUS)/no_guard_01/01_matmul_naive/matmul_naive.cu
+else
+$(BUILD)/test/grading/test_grade_class: TEST_DEFINES := -DGRADE_CLASS_MISSING='"$(GRADE_CLASS_MISSING)"'
+endif
 
 # The grader's tests grade the solutions, fresh skeletons and the corpus of wrong submissions.
 GRADE_TEST_SOURCES := $(if $(SOLUTION_LABS),$(foreach l,$(SOLUTION_LABS),$(TEST_SKELETONS)/$(l)/$(call lab_file,$(l))) \

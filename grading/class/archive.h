@@ -1,8 +1,9 @@
-// A student's zip or tar (plain or gzipped), unpacked by this process itself, never by a tool
-// that would follow what the archive says: only plain files and folders are made, each under
-// DEST, by a name that neither starts with / nor holds a .. part; links, devices and other
-// entries are left out and named; an archive over the limits is refused whole (a zip bomb
-// stops at the limit, not at the disk's end).
+// A student's zip or tar (plain or gzipped), read with libarchive and unpacked by this process
+// itself, never by a tool that would follow what the archive says: only plain files and folders
+// are made, each under DEST, by a name that neither starts with / nor holds a .. part, never over
+// or through anything that exists; links, devices and other entries are left out and named; an
+// archive that is corrupt or over the limits is refused whole (a zip bomb stops at the limit, not
+// at the disk's end).
 #pragma once
 
 #include <cstdint>

@@ -2,11 +2,13 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <initializer_list>
 #include <sstream>
+
+#include <nlohmann/json.hpp>
 
 #include "common/text.h"
 #include "grading/class/csv.h"
-#include "grading/class/json.h"
 #include "grading/report.h"
 
 namespace grade {
@@ -39,16 +41,30 @@ std::string device_of(const std::string& output, const std::string& src) {
   return output.substr(start + from.size(), end - start - from.size());
 }
 
-void add_test(const JsonValue& test, const std::vector<lab::LabEntry>& labs, GradebookRow* row) {
-  const JsonValue *name = test.get("name"), *score = test.get("score"), *max = test.get("max_score");
-  const JsonValue *status = test.get("status"), *output = test.get("output");
-  if (!name || !score || !max || !status || !output) return;
+using nlohmann::json;
+
+// Whether OBJECT is an object whose members STRINGS are strings and NUMBERS numbers.
+bool has(const json& object, std::initializer_list<const char*> strings, std::initializer_list<const char*> numbers = {}) {
+  if (!object.is_object()) return false;
+  for (const char* key : strings) {
+    if (!object.contains(key) || !object[key].is_string()) return false;
+  }
+  for (const char* key : numbers) {
+    if (!object.contains(key) || !object[key].is_number()) return false;
+  }
+  return true;
+}
+
+void add_test(const json& test, const std::vector<lab::LabEntry>& labs, GradebookRow* row) {
+  if (!has(test, {"name", "status", "output"}, {"score", "max_score"})) return;
+  const std::string& name = test["name"].get_ref<const std::string&>();
+  const std::string& output = test["output"].get_ref<const std::string&>();
   for (size_t i = 0; i < labs.size(); ++i) {
-    if (name->string.rfind("lab " + labs[i].number + " ", 0) != 0) continue;
-    row->lab_points[i] += score->number;
-    row->lab_max[i] += max->number;
-    if (text::contains(name->string, ": performance")) row->launcher_ms[i] = launcher_ms(output->string);
-    if (status->string == "failed") row->failed.push_back({name->string, first_hint(output->string)});
+    if (name.rfind("lab " + labs[i].number + " ", 0) != 0) continue;
+    row->lab_points[i] += test["score"].get<double>();
+    row->lab_max[i] += test["max_score"].get<double>();
+    if (text::contains(name, ": performance")) row->launcher_ms[i] = launcher_ms(output);
+    if (test["status"] == "failed") row->failed.push_back({name, first_hint(output)});
   }
 }
 
@@ -74,18 +90,20 @@ bool read_results(const std::string& path, const std::string& src, const std::ve
   std::ifstream in(path, std::ios::binary);
   std::stringstream text;
   text << in.rdbuf();
-  JsonValue results;
-  std::string error;
-  if (!in || !parse_json(text.str(), &results, &error)) return row->status = "could not grade: no results.json from the grader", false;
-  const JsonValue *output = results.get("output"), *tests = results.get("tests");
-  if (!output || !tests) return row->status = "could not grade: the grader's results.json lacks its output or tests", false;
-  if (tests->items.empty()) {
-    // write_could_not_grade's: "make grade could not grade this submission: why"
-    const size_t colon = output->string.find(": ");
-    return row->status = "could not grade: " + output->string.substr(colon == std::string::npos ? 0 : colon + 2), false;
+  // Parsed without exceptions: text that is not JSON is a discarded value.
+  const json results = json::parse(text.str(), nullptr, /*allow_exceptions=*/false);
+  if (!in || results.is_discarded()) return row->status = "could not grade: no results.json from the grader", false;
+  if (!has(results, {"output"}) || !results.contains("tests") || !results["tests"].is_array()) {
+    return row->status = "could not grade: the grader's results.json lacks its output or tests", false;
   }
-  for (const JsonValue& test : tests->items) add_test(test, labs, row);
-  row->device = device_of(output->string, src);
+  const std::string& output = results["output"].get_ref<const std::string&>();
+  if (results["tests"].empty()) {
+    // write_could_not_grade's: "make grade could not grade this submission: why"
+    const size_t colon = output.find(": ");
+    return row->status = "could not grade: " + output.substr(colon == std::string::npos ? 0 : colon + 2), false;
+  }
+  for (const json& test : results["tests"]) add_test(test, labs, row);
+  row->device = device_of(output, src);
   row->status = "graded";
   return true;
 }

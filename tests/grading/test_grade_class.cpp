@@ -1,10 +1,14 @@
 // make grade-class (grading/grade_class.cpp): a class of synthetic submissions, built in a
 // scratch folder from a solution, a skeleton and a corpus entry, as folders and zips, beside
 // hostile ones (an empty folder, a folder without the labs' layout, a link out of the class, a
-// zip with a ../ name, a name with quotes and a $(command), a roster student who handed in
-// nothing): every student gets a row with a clear status, the CSV parses, a rerun grades only the
-// student whose file changed, and the summary page renders in headless Chromium with its charts
-// and every student. Lab 01 on the fast rubric, on the CPU backend.
+// zip with a ../ name, a tar and a tar.gz with a ../ name and links, a name with quotes and a
+// $(command), a roster student who handed in nothing): every student gets a row with a clear
+// status, the CSV parses, a rerun grades only the student whose file changed, and the summary
+// page renders in headless Chromium with its charts and every student. Lab 01 on the fast
+// rubric, on the CPU backend. The unpacking itself (grading/class/archive.h) is tested on its
+// own first: hostile entries, corrupt archives, the limits.
+// Without grade-class's libraries (scripts/install-deps grade-class), mk/tests.mk defines
+// GRADE_CLASS_MISSING: every test here is skipped, and one more names what is missing.
 #include <doctest/doctest.h>
 
 #include <unistd.h>
@@ -17,6 +21,9 @@
 
 #include "common/subprocess.h"
 #include "grading/class/csv.h"
+#ifndef GRADE_CLASS_MISSING
+#include "grading/class/archive.h"
+#endif
 #include "tests/lab_programs.h"
 
 namespace {
@@ -36,9 +43,16 @@ uint32_t crc32_of(const std::string& data) {
   return ~crc;
 }
 
+#ifdef GRADE_CLASS_MISSING
+constexpr bool kNoGradeClass = true;
+#else
+constexpr bool kNoGradeClass = false;
+#endif
+
 // A zip of FILES (name, bytes), stored uncompressed: names are written as given, ../ included,
-// which is what a hostile archive does.
-std::string make_zip(const std::vector<std::pair<std::string, std::string>>& files) {
+// which is what a hostile archive does. MODE is each entry's Unix type and mode (a link's bytes
+// are its target), made on Unix (host 3: zip tools read the mode only then).
+std::string make_zip(const std::vector<std::pair<std::string, std::string>>& files, uint32_t mode = 0100644) {
   auto le = [](uint32_t v, int bytes) {
     std::string s;
     for (int i = 0; i < bytes; ++i) s += char(v >> (8 * i) & 0xFF);
@@ -48,12 +62,85 @@ std::string make_zip(const std::vector<std::pair<std::string, std::string>>& fil
   for (const auto& [name, data] : files) {
     const std::string common = le(0, 2) + le(0, 2) + le(0, 4) + le(crc32_of(data), 4) + le(uint32_t(data.size()), 4) +
                                le(uint32_t(data.size()), 4) + le(uint32_t(name.size()), 2) + le(0, 2);
-    directory += le(0x02014b50, 4) + le(20, 2) + le(20, 2) + common + le(0, 2) + le(0, 2) + le(0, 2) + le(0100644u << 16, 4) +
+    directory += le(0x02014b50, 4) + le(3 << 8 | 20, 2) + le(20, 2) + common + le(0, 2) + le(0, 2) + le(0, 2) + le(mode << 16, 4) +
                  le(uint32_t(zip.size()), 4) + name;
     zip += le(0x04034b50, 4) + le(20, 2) + common + name + data;
   }
   return zip + directory + le(0x06054b50, 4) + le(0, 4) + le(uint32_t(files.size()), 2) + le(uint32_t(files.size()), 2) +
          le(uint32_t(directory.size()), 4) + le(uint32_t(zip.size()), 4) + le(0, 2);
+}
+
+// One tar entry: its name, its type ('0' a file, '2' a symbolic link, '1' a hard link, '6' a
+// FIFO), and its bytes, or the target of a link.
+struct TarEntry {
+  std::string name;
+  char type;
+  std::string data;
+};
+
+// A ustar archive of ENTRIES, names written as given.
+std::string make_tar(const std::vector<TarEntry>& entries) {
+  std::string tar;
+  for (const TarEntry& e : entries) {
+    std::string h(512, '\0');
+    const bool link = e.type == '1' || e.type == '2';
+    auto field = [&](size_t at, size_t len, const std::string& v) { h.replace(at, std::min(v.size(), len), v.substr(0, len)); };
+    auto octal = [](uint64_t v, int digits) {
+      char b[32];
+      std::snprintf(b, sizeof b, "%0*llo", digits, static_cast<unsigned long long>(v));
+      return std::string(b);
+    };
+    field(0, 100, e.name);
+    field(100, 8, octal(0644, 7));
+    field(108, 8, octal(0, 7));
+    field(116, 8, octal(0, 7));
+    field(124, 12, octal(link ? 0 : e.data.size(), 11));
+    field(136, 12, octal(0, 11));
+    field(148, 8, "        ");
+    h[156] = e.type;
+    if (link) field(157, 100, e.data);
+    field(257, 8, std::string("ustar\0" "00", 8));
+    unsigned sum = 0;
+    for (unsigned char c : h) sum += c;
+    field(148, 8, octal(sum, 6) + std::string("\0 ", 2));
+    tar += h;
+    if (!link) tar += e.data + std::string((512 - e.data.size() % 512) % 512, '\0');
+  }
+  return tar + std::string(1024, '\0');
+}
+
+// TAR gzipped (by gzip, as a student's tar -czf would).
+std::string gzipped(const fs::path& scratch, const std::string& tar) {
+  std::ofstream(scratch, std::ios::binary) << tar;
+  REQUIRE(lab::run_command({"gzip", "-n", "-f", scratch.string()}).exited(0));
+  return read_file(scratch.string() + ".gz");
+}
+
+// Hostile tar entries: a ../ name, a symbolic link to the folder OUTSIDE and a file written
+// through it, a hard link, an absolute name in OUTSIDE, a FIFO.
+std::vector<TarEntry> hostile_tar_entries(const fs::path& outside) {
+  return {{"../escaped-tar", '0', "x"},
+          {"out", '2', outside.string()},
+          {"out/through-link", '0', "y"},
+          {"hard", '1', "/etc/passwd"},
+          {(outside / "absolute-tar").string(), '0', "z"},
+          {"fifo", '6', ""}};
+}
+
+// Whether NOTES name each entry of hostile_tar_entries as left out, and why.
+void check_hostile_tar_notes(const std::string& notes) {
+  CHECK(contains(notes, "../escaped-tar: left out, climbs out of the folder"));
+  CHECK(contains(notes, "out: left out, a symbolic link"));
+  CHECK(contains(notes, "hard: left out, a hard link"));
+  CHECK(contains(notes, "/absolute-tar: left out, an absolute name"));
+  CHECK(contains(notes, "fifo: left out, not a plain file"));
+}
+
+// Whether nothing of hostile_tar_entries reached OUTSIDE or the folder above DEST.
+void check_nothing_escaped(const fs::path& dest, const fs::path& outside) {
+  CHECK_FALSE(fs::exists(dest.parent_path() / "escaped-tar"));
+  CHECK_FALSE(fs::exists(outside / "through-link"));
+  CHECK_FALSE(fs::exists(outside / "absolute-tar"));
 }
 
 void put(const fs::path& path, const std::string& text) {
@@ -71,10 +158,15 @@ void make_class(const fs::path& dir) {
   put(subs / "bob" / "labs" / kLabFile, skeleton);  // nested one folder down, as a copy of labs/
   put(subs / "carol.zip", make_zip({{"labs/" + kLabFile, read_file("build/corpus/no_guard_01/" + kLabFile)}}));
   put(subs / "mallory.zip", make_zip({{"../escaped", "x"}, {kLabFile, skeleton}}));
+  std::vector<TarEntry> tar = hostile_tar_entries(dir / "outside");
+  tar.push_back({"labs/" + kLabFile, '0', skeleton});
+  put(subs / "trudy.tar", make_tar(tar));
+  put(subs / "tina.tar.gz", gzipped(dir / "tina.tar", make_tar(tar)));
   put(subs / kOdd / kLabFile, solution);
   fs::create_directories(subs / "empty_eve");
   put(subs / "wrong_wes" / "notes.txt", "my lab is elsewhere");
   fs::create_directory_symlink(fs::absolute("solutions"), subs / "larry");
+  fs::create_directories(dir / "outside");
   put(dir / "roster.csv", "id,name,nickname\nalice,\"Alice, A.\",speedy\nbob,Bob <b>,\nmissing_mo,Mo,\n");
 }
 
@@ -121,15 +213,117 @@ bool have_chromium() { return lab::run_command({"sh", "-c", "command -v chromium
 
 TEST_SUITE("grade-class") {
 
-TEST_CASE("every student of a class gets a row with a clear status, and nothing escapes" * doctest::skip(lab_test::kNoCpuSolutions)) {
+#ifdef GRADE_CLASS_MISSING
+TEST_CASE("make grade-class is not built here: the Debian packages " GRADE_CLASS_MISSING
+          " are missing (scripts/install-deps grade-class installs them); its tests are skipped" * doctest::skip()) {}
+#else
+// What unpack_archive made of ENTRIES as a tar (plain, or gzipped) in a fresh folder under DIR.
+grade::Unpacked unpack_tar(const fs::path& dir, const std::vector<TarEntry>& entries, bool gzip, const grade::ArchiveLimits& limits = {}) {
+  fs::remove_all(dir);
+  fs::create_directories(dir / "outside");
+  const std::string tar = make_tar(entries);
+  const fs::path archive = dir / (gzip ? "s.tar.gz" : "s.tar");
+  put(archive, gzip ? gzipped(dir / "g.tar", tar) : tar);
+  return grade::unpack_archive(archive.string(), (dir / "dest").string(), limits);
+}
+
+TEST_CASE("a tar or tar.gz is unpacked to its plain files only: no .., no absolute name, no link, no FIFO") {
+  for (const bool gzip : {false, true}) {
+    CAPTURE(gzip);
+    const fs::path dir = fs::absolute("build/test/grade-class-archive");
+    std::vector<TarEntry> entries = hostile_tar_entries(dir / "outside");
+    entries.push_back({"./a//b.txt", '0', "b"});
+    entries.push_back({"a/b.txt", '0', "again"});  // the same file twice: never written over
+    entries.push_back({"Jos\xC3\xA9 \"q\" $(x).txt", '0', "utf-8"});  // odd names, made as named
+    entries.push_back({"bad\xFF.txt", '0', "not utf-8"});
+    entries.push_back({"../bad\xFF", '0', ""});  // named in the notes as valid UTF-8
+    const grade::Unpacked u = unpack_tar(dir, entries, gzip);
+    INFO(u.error);
+    REQUIRE(u.ok);
+    CHECK(u.files == 4);  // a/b.txt, out/through-link in a folder of its own, the odd names
+    std::string notes;
+    for (const std::string& n : u.notes) notes += n + "\n";
+    CAPTURE(notes);
+    check_hostile_tar_notes(notes);
+    CHECK(contains(notes, "a/b.txt: left out, cannot be written (File exists)"));
+    CHECK(read_file((dir / "dest" / "a" / "b.txt").string()) == "b");
+    CHECK(read_file((dir / "dest" / "Jos\xC3\xA9 \"q\" $(x).txt").string()) == "utf-8");
+    CHECK(read_file((dir / "dest" / "bad\xFF.txt").string()) == "not utf-8");
+    CHECK(contains(notes, "../bad\xEF\xBF\xBD: left out, climbs out of the folder"));
+    CHECK(fs::is_directory(fs::symlink_status(dir / "dest" / "out")));
+    CHECK_FALSE(fs::exists(fs::symlink_status(dir / "dest" / "hard")));
+    CHECK_FALSE(fs::exists(fs::symlink_status(dir / "dest" / "fifo")));
+    check_nothing_escaped(dir / "dest", dir / "outside");
+  }
+}
+
+TEST_CASE("a zip's links are left out, and a corrupt archive is refused whole") {
+  const fs::path dir = fs::absolute("build/test/grade-class-archive");
+  fs::remove_all(dir);
+  put(dir / "link.zip", make_zip({{"link", "/etc/passwd"}}, 0120777));
+  grade::Unpacked u = grade::unpack_archive((dir / "link.zip").string(), (dir / "link").string());
+  REQUIRE(u.ok);
+  CHECK(u.files == 0);
+  REQUIRE(u.notes.size() == 1);
+  CHECK(u.notes[0] == "link: left out, a symbolic link");
+
+  std::string zip = make_zip({{"a.txt", "hello"}});
+  zip[30 + 5] ^= 1;  // a byte of a.txt's data: its CRC no longer matches
+  put(dir / "bad-crc.zip", zip);
+  u = grade::unpack_archive((dir / "bad-crc.zip").string(), (dir / "bad-crc").string());
+  CHECK_FALSE(u.ok);
+  CHECK(contains(u.error, "corrupt"));
+
+  const std::string tgz = gzipped(dir / "cut.tar", make_tar({{"a.txt", '0', std::string(5000, 'a')}}));
+  put(dir / "cut.tar.gz", tgz.substr(0, tgz.size() / 2));
+  u = grade::unpack_archive((dir / "cut.tar.gz").string(), (dir / "cut").string());
+  CHECK_FALSE(u.ok);
+  CAPTURE(u.error);
+
+  put(dir / "not.zip", "not an archive");
+  u = grade::unpack_archive((dir / "not.zip").string(), (dir / "not").string());
+  CHECK_FALSE(u.ok);
+}
+
+TEST_CASE("an archive over a limit is refused whole: a file's size, the total, the entries") {
+  const fs::path dir = fs::absolute("build/test/grade-class-archive");
+  grade::ArchiveLimits limits;
+  limits.file_bytes = 100;
+  limits.total_bytes = 150;
+  limits.entries = 3;
+  for (const bool gzip : {false, true}) {
+    CAPTURE(gzip);
+    grade::Unpacked u = unpack_tar(dir, {{"big", '0', std::string(101, 'x')}}, gzip, limits);
+    CHECK_FALSE(u.ok);
+    CHECK(contains(u.error, "big unpacks to more than 100 bytes"));
+    u = unpack_tar(dir, {{"a", '0', std::string(80, 'x')}, {"b", '0', std::string(80, 'x')}}, gzip, limits);
+    CHECK_FALSE(u.ok);
+    CHECK(contains(u.error, "more than 150 bytes"));
+    u = unpack_tar(dir, {{"a", '0', "1"}, {"b", '0', "2"}, {"c", '0', "3"}, {"d", '0', "4"}}, gzip, limits);
+    CHECK_FALSE(u.ok);
+    CHECK(contains(u.error, "more than 3 entries"));
+    u = unpack_tar(dir, {{"a", '0', std::string(100, 'x')}, {"b", '0', std::string(50, 'x')}}, gzip, limits);
+    CHECK(u.ok);
+  }
+  put(dir / "big.zip", make_zip({{"a.txt", std::string(200, 'x')}}));
+  const grade::Unpacked u = grade::unpack_archive((dir / "big.zip").string(), (dir / "big").string(), limits);
+  CHECK_FALSE(u.ok);
+  CHECK(contains(u.error, "a.txt unpacks to more than 100 bytes"));
+}
+#endif
+
+TEST_CASE("every student of a class gets a row with a clear status, and nothing escapes" *
+          doctest::skip(kNoGradeClass || lab_test::kNoCpuSolutions)) {
   const fs::path& dir = graded_class();
   auto rows = gradebook(dir);
-  CHECK(rows.size() == 9);
+  CHECK(rows.size() == 11);
   const std::pair<std::string, std::string> statuses[] = {
       {"alice", "graded"},
       {"bob", "graded"},
       {"carol", "graded"},
       {"mallory", "graded"},
+      {"trudy", "graded"},
+      {"tina", "graded"},
       {kOdd, "graded"},
       {"empty_eve", "empty: nothing handed in"},
       {"wrong_wes", "wrong layout: no lab folder"},
@@ -155,32 +349,39 @@ TEST_CASE("every student of a class gets a row with a clear status, and nothing 
   CHECK_FALSE(fs::exists(dir / "escaped"));
   CHECK_FALSE(fs::exists(dir / "out" / "students" / "escaped"));
   CHECK_FALSE(fs::exists("ran"));
+  for (const char* id : {"trudy", "tina"}) {
+    CAPTURE(id);
+    CHECK(rows[id]["total"] == "0");  // the skeleton, graded
+    check_hostile_tar_notes(rows[id]["notes"]);
+    check_nothing_escaped(dir / "out" / "students" / id / "unpacked", dir / "outside");
+  }
   // Each graded student's own reports, where the gradebook says.
   CHECK(contains(read_file((dir / "out" / rows["alice"]["report"] / "results.json").string()), "\"score\": 8"));
   CHECK(contains(read_file((dir / "out" / rows["alice"]["report"] / "grade.log").string()), "Score: 8/8"));
 }
 
 TEST_CASE("a rerun keeps every finished student and grades again only one whose file changed" *
-          doctest::skip(lab_test::kNoCpuSolutions)) {
+          doctest::skip(kNoGradeClass || lab_test::kNoCpuSolutions)) {
   const fs::path& dir = graded_class();
   const auto before = gradebook(dir);
   fs::copy_file("solutions/" + kLabFile, dir / "submissions" / "bob" / "labs" / kLabFile, fs::copy_options::overwrite_existing);
   const lab::RunResult r = grade_class(dir);
   CAPTURE(r.output);
   REQUIRE(r.exited(0));
-  CHECK(text::count_of(r.output, "(unchanged since the last run: kept)") == 4);
+  CHECK(text::count_of(r.output, "(unchanged since the last run: kept)") == 6);
   CHECK(contains(r.output, "] bob: graded 8/8;"));
   auto after = gradebook(dir);
   CHECK(after.size() == before.size());
   CHECK(after["bob"]["total"] == "8");
-  for (const char* id : {"alice", "carol", "mallory"}) {
+  for (const char* id : {"alice", "carol", "mallory", "trudy", "tina"}) {
     CAPTURE(id);
     CHECK(after[id]["total"] == before.at(id).at("total"));
     CHECK(after[id]["seed"] == before.at(id).at("seed"));
   }
 }
 
-TEST_CASE("the class summary is one page with escaped names, a chart per lab and every student" * doctest::skip(lab_test::kNoCpuSolutions)) {
+TEST_CASE("the class summary is one page with escaped names, a chart per lab and every student" *
+          doctest::skip(kNoGradeClass || lab_test::kNoCpuSolutions)) {
   const std::string html = read_file((graded_class() / "out" / "class.html").string());
   CHECK(contains(html, "<svg class=\"chart\" data-lab=\"01_matmul_naive\""));
   CHECK(contains(html, "Jos\xC3\xA9 &quot;q&quot; $(touch ran)"));
@@ -194,7 +395,7 @@ TEST_CASE("the class summary is one page with escaped names, a chart per lab and
 // Chromium comes from scripts/install-deps chromium (CI's .ci/run installs it); without it this
 // test is reported skipped, never passed.
 TEST_CASE("the class summary renders in headless Chromium with its charts and every student (skipped without chromium)" *
-          doctest::skip(lab_test::kNoCpuSolutions || !have_chromium())) {
+          doctest::skip(kNoGradeClass || lab_test::kNoCpuSolutions || !have_chromium())) {
   const fs::path page = graded_class() / "out" / "class.html";
   lab::RunOptions options;
   options.timeout_s = 120;
@@ -203,8 +404,8 @@ TEST_CASE("the class summary renders in headless Chromium with its charts and ev
   REQUIRE(r.exited(0));
   CHECK(text::count_of(r.output, "<svg class=\"chart\"") == 1);
   CHECK(text::count_of(r.output, "<rect class=\"bar\"") == 11);
-  CHECK(text::count_of(r.output, "<tr class=\"student\"") == 9);
-  for (const char* id : {"alice", "bob", "carol", "mallory", "empty_eve", "wrong_wes", "larry", "missing_mo"}) {
+  CHECK(text::count_of(r.output, "<tr class=\"student\"") == 11);
+  for (const char* id : {"alice", "bob", "carol", "mallory", "trudy", "tina", "empty_eve", "wrong_wes", "larry", "missing_mo"}) {
     CHECK(contains(r.output, std::string("data-id=\"") + id + "\""));
   }
   CHECK(contains(r.output, "Jos\xC3\xA9 \"q\" $(touch ran)"));
