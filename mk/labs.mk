@@ -146,8 +146,9 @@ ifeq ($(GRADE_CLASS_MISSING),)
 $(GRADE_CLASS): $(BUILD)/host/grading/grade_class.o $(CLASS_OBJS) $(filter-out %/grade.o,$(GRADER_OBJS)) $(HOST_OBJS)
 	$(CXX) $(CXXFLAGS) $^ -larchive -o $@
 else
-.PHONY: $(GRADE_CLASS)
-$(GRADE_CLASS):
+# Said even where an older build of it is left (a target without a file is never up to date).
+$(GRADE_CLASS): grade-class-libraries-missing
+grade-class-libraries-missing:
 	@echo "make grade-class needs the Debian packages $(GRADE_CLASS_MISSING) (libarchive unpacks the" \
 	  "students' archives, nlohmann/json reads the grader's results.json): run scripts/install-deps grade-class" >&2; exit 2
 endif
