@@ -1,7 +1,8 @@
 # The workbook's build: the targets a student and an instructor use. `make help` lists them,
 # from the comments above each (a line starting with ##); the maintainers' machinery is in mk/.
 #
-# Variables: LAB=01 (a lab of labs.txt), SRC=labs|solutions|any folder with the labs' layout,
+# Variables: LAB=01 (a lab of labs.txt), STEP=1 (a step of a lab in steps: its number or name),
+# SRC=labs|solutions|any folder with the labs' layout,
 # ARGS="--m 512 --n 512 --k 512", BACKEND=gpu|cpu (default: gpu when nvidia-smi sees one),
 # ARCH=sm_90 (default: the GPU's), DEBUG=1 (device debug info, a sync after every launch).
 
@@ -34,7 +35,8 @@ help:
 	    printf "  make %-16s %s\n", substr($$0, 1, index($$0, ":") - 1), doc } { doc = "" } \
 	  function title(f) { return f == "Makefile" ? "For students and instructors:" : "From " f ":" }' $(MAKEFILE_LIST)
 	@echo
-	@echo "Variables: LAB=01, SRC=folder, ARGS=\"--m 512\", BACKEND=gpu|cpu, ARCH=sm_90, DEBUG=1 (device debug info," \
+	@echo "Variables: LAB=01, STEP=1 (a lab in steps: make run and make profile run every step, or this one; make check" \
+	  "and make grade grade every step), SRC=folder, ARGS=\"--m 512\", BACKEND=gpu|cpu, ARCH=sm_90, DEBUG=1 (device debug info," \
 	  "a sync after every launch), SEED=, STRICT=1, RUBRIC=file, JOBS=N labs at once (make grade)."
 
 # A made SRC (a variant, or a wrong submission of the corpus: build/corpus/NAME) is made before
@@ -44,7 +46,16 @@ made_src = $(filter $(SRC:%/=%),$(patsubst %/,%,$(dir $(patsubst %/,%,$(dir $(VA
 make_src_files = $(if $(made_src),{ $(MAKE) --no-print-directory -s $(filter $(made_src)/%,$(VARIANT_FILES)) >/dev/null || \
   { echo "make: could not make $(SRC) (its list: tests/corpus/corpus.txt or solutions/variants/variants.txt)" >&2; exit 2; }; } &&)
 
-## check one lab at its edges, then check and time it: make run LAB=01 (ARGS="--m 512", SRC=solutions, VARIANT=name)
+# A lab in steps (labs.txt) is run step by step: STEP=2 (or its name, 2d) runs one, and without
+# STEP every step runs in turn. $(1) the lab, $(2) the command, to which --step S is added; the
+# worst exit status of the runs (0 correct, 1 wrong, 2 could not run).
+for_each_step = { [ -z "$(STEP)" ] || [ -n "$(call lab_steps,$(1))" ] || { echo "make: lab $(1) has no steps; STEP=$(STEP) names none" >&2; exit 2; }; }; \
+  status=0 first=1; for step in $(or $(if $(STEP),$(STEP),$(call lab_step_names,$(1))),-); do \
+    [ -n "$$first" ] || echo; first=; \
+    $(2) $$([ "$$step" = - ] || echo --step "$$step"); s=$$?; [ $$s -le $$status ] || status=$$s; \
+  done; exit $$status
+
+## check one lab at its edges, then check and time it: make run LAB=01 (STEP=1, ARGS="--m 512", SRC=solutions, VARIANT=name)
 run:
 	@$(call require_plain_src,run)
 	@[ -n "$(LAB)" ] || { echo "make run: say which lab, e.g. make run LAB=01 (labs: $(LABS))" >&2; exit 2; }
@@ -53,18 +64,18 @@ run:
 	  { echo "make run: $(SRC)/$(call lab_name,$(LAB))/$(call lab_file,$(call lab_name,$(LAB))) does not exist" >&2; exit 2; }
 	@$(MAKE) --no-print-directory -s $(call lab_program,$(call lab_name,$(LAB)),$(SRC),$(FLAVOR)) \
 	  $(if $(filter gpu,$(BACKEND)),$(if $(filter $(call lab_name,$(LAB)),$(SOLUTION_LABS)),$(call lab_program,$(call lab_name,$(LAB)),solutions,$(FLAVOR))) $(BUILD)/$(FLAVOR)/bin/ceilings)
-	@scripts/run-lab "$(BACKEND)" "$(call lab_program,$(call lab_name,$(LAB)),$(SRC),$(FLAVOR))" \
+	@$(call for_each_step,$(call lab_name,$(LAB)),scripts/run-lab "$(BACKEND)" "$(call lab_program,$(call lab_name,$(LAB)),$(SRC),$(FLAVOR))" \
 	  "$(if $(filter gpu,$(BACKEND)),$(if $(filter $(call lab_name,$(LAB)),$(SOLUTION_LABS)),$(call lab_program,$(call lab_name,$(LAB)),solutions,$(FLAVOR))))" \
-	  "$(if $(filter gpu,$(BACKEND)),$(BUILD)/$(FLAVOR)/bin/ceilings)" $(ARGS)
+	  "$(if $(filter gpu,$(BACKEND)),$(BUILD)/$(FLAVOR)/bin/ceilings)" $(ARGS))
 
 # The program is built in the flavor that measures: the plain GPU build under Nsight Compute,
 # the CPU backend's counting build (cpu-count) without a GPU.
-## where a lab's kernels spend time and bytes: Nsight Compute on a GPU, counts without (LAB=02, ARGS=)
+## where a lab's kernels spend time and bytes: Nsight Compute on a GPU, counts without (LAB=02, STEP=1, ARGS=)
 profile:
 	@$(call require_plain_src,profile)
 	@[ -n "$(LAB)" ] && [ -n "$(call lab_name,$(LAB))" ] || { echo "make profile: say which lab, e.g. make profile LAB=02 (labs: $(LABS))" >&2; exit 2; }
 	@$(MAKE) --no-print-directory -s $(call lab_program,$(call lab_name,$(LAB)),$(SRC),$(PROFILE_FLAVOR))
-	@scripts/profile-lab "$(BACKEND)" "$(call lab_program,$(call lab_name,$(LAB)),$(SRC),$(PROFILE_FLAVOR))" $(ARGS)
+	@$(call for_each_step,$(call lab_name,$(LAB)),scripts/profile-lab "$(BACKEND)" "$(call lab_program,$(call lab_name,$(LAB)),$(SRC),$(PROFILE_FLAVOR))" $(ARGS))
 PROFILE_FLAVOR = $(if $(filter gpu,$(BACKEND)),gpu,cpu-count)
 
 # The grader's quick pass: the same build, correctness and safety checks and hints as make grade,

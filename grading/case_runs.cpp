@@ -90,6 +90,7 @@ lab::RunResult run_program(const Context& ctx, const Program& program, const std
   }
   std::vector<std::string> argv = wrapper;
   argv.push_back(program.path);
+  if (!program.step.empty()) argv.insert(argv.end(), {"--step", program.step});
   argv.insert(argv.end(), args.begin(), args.end());
   lab::RunOptions options;
   options.timeout_s = timeout_s > 0 ? timeout_s : ctx.rubric->timeout_run;

@@ -275,12 +275,15 @@ void build_solution(const Context& ctx, const LabRubric& lab, Program* solution)
 }
 
 // The flavors the checks need, the lab program's first: on the CPU backend, the sanitizers'
-// builds (safety) and the build that counts memory accesses (technique; its counts).
+// builds (safety) and the build that counts memory accesses (technique of any of the lab's
+// steps; its counts).
 std::vector<std::pair<std::string, Program*>> flavors_needed(const Context& ctx, const LabRubric& lab, LabPrograms* programs) {
   std::vector<std::pair<std::string, Program*>> flavors = {{ctx.backend, &programs->main}};
   if (ctx.backend == "cpu") {
     flavors.insert(flavors.end(), {{"cpu-asan", &programs->asan}, {"cpu-tsan", &programs->tsan}});
-    if (lab.technique != "none" && !ctx.quick) flavors.push_back({"cpu-count", &programs->count});
+    const auto counted = [&](const LabRubric& l) { return l.folder == lab.folder && l.technique != "none"; };
+    const std::vector<LabRubric>& all = ctx.rubric->labs;
+    if (std::any_of(all.begin(), all.end(), counted) && !ctx.quick) flavors.push_back({"cpu-count", &programs->count});
   }
   return flavors;
 }
@@ -333,11 +336,12 @@ Built fenced_build(const Context& ctx, const LabRubric& lab, const StudentCopy& 
 // one, then the compiler's lines about the file.
 std::vector<std::string> failed_build_report(const LabRubric& lab, const StudentCopy& student, const std::string& log) {
   std::vector<std::string> report;
-  // An empty or cut-off file compiles, and then the link cannot find the launcher.
-  const std::string launcher = lab.stem;
-  if (contains(log, "undefined reference to `" + launcher + "(")) {
-    report.push_back(student.file + " does not define " + launcher +
-                     "(...), the launcher the lab program calls (its declaration: harness/launchers.h)");
+  // An empty or cut-off file compiles, and then the link cannot find a launcher.
+  for (const lab::LabStep& step : lab.step_list()) {
+    if (contains(log, "undefined reference to `" + step.launcher + "(")) {
+      report.push_back(student.file + " does not define " + step.launcher +
+                       "(...), a launcher the lab program calls (its declaration: harness/launchers.h)");
+    }
   }
   // A file the build may not read is not there for it (Sandbox::wrap_build).
   if (contains(log, "No such file or directory") || contains(log, "file not found")) {

@@ -57,6 +57,7 @@ struct Program {
   std::string fingerprint;  // checked before every run
   bool sanitizer = false;   // built with AddressSanitizer or ThreadSanitizer (no data limit: Sandbox)
   bool solution = false;    // the solution's: nothing is hidden from it (Sandbox::wrap)
+  std::string step;         // the step of a lab in steps it runs (--step 2); "" for a lab without
 };
 
 struct LabPrograms {
@@ -67,7 +68,7 @@ struct LabPrograms {
   Program solution;            // the solution's program (time limits; performance); may be empty
 };
 
-// Builds the lab program(s) of one lab; the check that says how it went.
+// Builds the lab program(s) of one lab, once for all its steps; the check that says how it went.
 CheckResult check_build(const Context& ctx, const LabRubric& lab, LabPrograms* programs);
 // Sets *main_correct when every one of the rubric's main shapes passed: the later checks wait for it.
 CheckResult check_correctness(const Context& ctx, const LabRubric& lab, const LabPrograms& programs, bool* main_correct);

@@ -141,9 +141,11 @@ struct LabGrading {
 // Every check of G's lab but performance, which waits until every lab's other checks are over.
 void grade_checks(const grade::Context& ctx, LabGrading& g) {
   const grade::LabRubric& l = *g.rubric;
-  g.result = grade::LabResult{l.folder, l.file(), {}};
-  g.log.add("== lab " + l.number + " " + l.stem + ": " + ctx.src + "/" + l.folder + "/" + l.file() + "\n");
+  g.result = grade::LabResult{l.step.id, l.file(), {}, l.step.title};
+  g.log.add("== " + l.step.title + ": " + ctx.src + "/" + l.folder + "/" + l.file() + "\n");
   const bool built = g.build.status == grade::Status::kPass;
+  // A lab in steps is built once, and its build graded with its first step.
+  const bool graded_build = l.step.number == 1;
   grade::CheckResult correctness("correctness", grade::Status::kSkip, l.points_correctness);
   bool main_correct = false;
   if (built) correctness = grade::check_correctness(ctx, l, g.programs, &main_correct);
@@ -153,7 +155,7 @@ void grade_checks(const grade::Context& ctx, LabGrading& g) {
     g.build.points = 0;
     g.build.details.push_back("it builds, but its points count only once a shape is computed correctly");
   }
-  g.record(g.build);
+  if (graded_build) g.record(g.build);
   if (!built) {
     g.why_skipped = "skipped: nothing was built";
   } else {
@@ -186,7 +188,8 @@ void grade_performance(const grade::Context& ctx, LabGrading& g) {
   } else if (!ctx.quick) {
     g.skipped("performance", l.points_performance);
   }
-  g.log.add("lab " + l.number + ": " + grade::points_text(g.result.points()) + "/" +
+  g.log.add("lab " + l.number + (l.step.count > 1 ? ", step " + std::to_string(l.step.number) : "") + ": " +
+            grade::points_text(g.result.points()) + "/" +
             grade::points_text(g.result.max_points()) + "\n");
 }
 
@@ -224,8 +227,13 @@ std::vector<grade::LabResult> grade_labs(const grade::Context& ctx, const std::v
     std::string error;
     if (!grade::prepare_build_folder(ctx.build_dir, build_stamp, &error)) throw grade::CannotGrade(error);
     for (const grade::LabRubric* l : labs) {
-      grade::LabPrograms programs;
-      grade::CheckResult build = grade::check_build(ctx, *l, &programs);
+      // The later steps of a lab in steps run the programs its first step's build made.
+      const bool built = !gradings.empty() && gradings.back().rubric->folder == l->folder;
+      grade::LabPrograms programs = built ? gradings.back().programs : grade::LabPrograms{};
+      grade::CheckResult build = built ? gradings.back().build : grade::check_build(ctx, *l, &programs);
+      for (grade::Program* p : {&programs.main, &programs.asan, &programs.tsan, &programs.count, &programs.solution}) {
+        p->step = l->step.count > 1 ? std::to_string(l->step.number) : "";
+      }
       gradings.push_back(LabGrading{l, programs, build, LabLog(jobs == 1), {}, {}});
     }
   }
@@ -334,7 +342,7 @@ void require_tools(const std::string& backend) {
 std::vector<const grade::LabRubric*> labs_to_grade(const grade::Rubric& rubric, const Options& o) {
   std::vector<const grade::LabRubric*> labs;
   for (const grade::LabRubric& l : rubric.labs) {
-    if (o.lab_filter.empty() || &l == rubric.find(o.lab_filter)) labs.push_back(&l);
+    if (o.lab_filter.empty() || l.named(o.lab_filter)) labs.push_back(&l);
   }
   if (labs.empty()) cannot_run("no lab '" + o.lab_filter + "' in " + o.rubric_path);
   return labs;

@@ -47,7 +47,9 @@ bool write_atomically(const std::string& path, const std::string& text) {
   return out && std::rename(tmp.c_str(), path.c_str()) == 0;
 }
 
-std::string lab_title(const LabResult& lab) { return "lab " + lab.lab.substr(0, 2) + " " + lab.lab.substr(3); }
+std::string lab_title(const LabResult& lab) {
+  return lab.title.empty() ? "lab " + lab.lab.substr(0, 2) + " " + lab.lab.substr(3) : lab.title;
+}
 
 }  // namespace
 

@@ -11,8 +11,9 @@
 namespace grade {
 
 struct LabResult {
-  std::string lab, file;
+  std::string lab, file;  // a lab's folder, or its step's id (03_matmul_register.1d: lab::LabStep)
   std::vector<CheckResult> checks;
+  std::string title;      // "lab 03 matmul_register, step 1 (1d)"; empty: "lab NN stem" from `lab`
   double points() const;
   double max_points() const;
   const CheckResult* find(const std::string& check) const;
@@ -50,7 +51,7 @@ std::string new_run_folder(const std::string& parent);
 // Points PARENT/latest at RUN (a folder in PARENT), replacing the link atomically.
 bool point_latest(const std::string& parent, const std::string& run);
 
-// The one-line summary of a lab: "lab 03 matmul_register: 7/13 (build OK, correctness OK, ...)".
+// The one-line summary of a lab or a step: "lab 03 matmul_register, step 3: 7/13 (correctness OK, ...)".
 std::string summary_line(const LabResult& lab);
 
 }  // namespace grade

@@ -1,5 +1,6 @@
 #include "grading/rubric.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -16,16 +17,25 @@ bool parse_number(const std::string& text, double* value) {
   return !text.empty() && *end == '\0' && *value >= 0;
 }
 
-// A section header, "[NN_name]": a lab of LABS, whose settings follow until the next header.
+// A section header, "[NN_name]", or "[NN_name.step]" for a step of a lab in steps (labs.txt):
+// a step of a lab of LABS, whose settings follow until the next header.
 std::string read_section(const std::string& line, const std::vector<lab::LabEntry>& labs, Rubric* rubric,
                          LabRubric** current) {
-  if (line.back() != ']') return "a section is written [NN_name]";
+  if (line.back() != ']') return "a section is written [NN_name] or [NN_name.step]";
   const std::string name = line.substr(1, line.size() - 2);
-  const lab::LabEntry* known = lab::find_lab(labs, name);
-  if (known == nullptr || known->folder != name) return "no lab named '" + name + "' in labs.txt";
+  const std::string folder = name.substr(0, name.find('.'));
+  const lab::LabEntry* known = lab::find_lab(labs, folder);
+  if (known == nullptr || known->folder != folder) return "no lab named '" + folder + "' in labs.txt";
+  const std::vector<lab::LabStep> steps = known->step_list();
+  const auto step = std::find_if(steps.begin(), steps.end(), [&](const lab::LabStep& s) { return s.id == name; });
+  if (step == steps.end()) return "lab " + folder + " has no step '" + name.substr(folder.size() + 1) + "' in labs.txt";
+  for (const LabRubric& l : rubric->labs) {
+    if (l.step.id == name) return "section [" + name + "] comes twice";
+  }
   rubric->labs.emplace_back();
   *current = &rubric->labs.back();
   static_cast<lab::LabEntry&>(**current) = *known;
+  (*current)->step = *step;
   return "";
 }
 
@@ -121,16 +131,24 @@ std::string read_setting(const std::string& line, Rubric* rubric, LabRubric* lab
 
 // What holds once every section is read: each lab has its shapes (main shapes by default every
 // non-empty one) and the shapes of its later checks.
+// A lab in steps is built once, and its build graded with its first step; its steps are graded
+// in their order, whatever the order of the sections.
 std::string complete_labs(Rubric* rubric) {
+  std::stable_sort(rubric->labs.begin(), rubric->labs.end(), [](const LabRubric& a, const LabRubric& b) {
+    return a.folder == b.folder ? a.step.number < b.step.number : a.number < b.number;
+  });
   for (LabRubric& l : rubric->labs) {
-    if (l.shapes.empty()) return l.folder + " has no shapes";
+    if (l.step.number > 1 && l.points_build > 0) {
+      return "[" + l.step.id + "]: a lab is built once, its build graded with its first step: points.build is 0 here";
+    }
+    if (l.shapes.empty()) return l.step.id + " has no shapes";
     if (l.main_shapes.empty()) {
       for (size_t i = 0; i < l.shapes.size(); ++i) {
         if (!l.shapes[i].empty()) l.main_shapes.push_back(i);
       }
     }
     if (l.safety_shape.empty() || l.technique_shape.empty() || l.performance_shape.empty()) {
-      return l.folder + " needs safety_shape, technique_shape and performance_shape";
+      return l.step.id + " needs safety_shape, technique_shape and performance_shape";
     }
   }
   return "";

@@ -10,8 +10,11 @@
 
 namespace grade {
 
-// A lab's row of labs.txt (its folder, file and problem), and how it is graded.
+// A lab's row of labs.txt (its folder, file and problem), and how one of its steps is graded
+// (a lab without steps has one, its launcher stem(): section [NN_stem]; a lab in steps a
+// section per step, [NN_stem.1d] for the launcher stem_1d(), in the order of its steps).
 struct LabRubric : lab::LabEntry {
+  lab::LabStep step;
   double points_build = 0, points_correctness = 0, points_safety = 0, points_technique = 0, points_performance = 0;
   std::vector<lab::Case> shapes;      // the correctness shapes, the same on every backend
   std::vector<size_t> main_shapes;    // indices into shapes: the ones safety, technique and
@@ -26,7 +29,6 @@ struct LabRubric : lab::LabEntry {
 struct Rubric {
   double timeout_build = 600, timeout_run = 300;
   std::vector<LabRubric> labs;
-  const LabRubric* find(const std::string& lab) const { return lab::find_lab(labs, lab); }  // "03" or "03_matmul_register"
 };
 
 // Reads a rubric file, whose sections name labs of LABS (labs.txt). On an error returns false

@@ -26,8 +26,11 @@ namespace {
 
 using grade::HistoryLine;
 
-// What the history says of one lab.
+// What the history says of one lab, or of one step of a lab in steps (labs.txt): each step is
+// graded, and done, on its own.
 struct LabProgress {
+  lab::LabEntry lab;
+  lab::LabStep step;
   const HistoryLine* done = nullptr;    // the first make grade run that passed every check
   const HistoryLine* best = nullptr;    // the make grade run with the best score (the first of equals)
   const HistoryLine* latest = nullptr;  // the last run, make grade or make check
@@ -35,10 +38,10 @@ struct LabProgress {
 
 double share(const HistoryLine& l) { return l.max_points > 0 ? l.points / l.max_points : l.passed() ? 1 : 0; }
 
-LabProgress progress_of(const std::vector<HistoryLine>& history, const std::string& lab) {
-  LabProgress p;
+LabProgress progress_of(const std::vector<HistoryLine>& history, const lab::LabEntry& lab, const lab::LabStep& step) {
+  LabProgress p{lab, step};
   for (const HistoryLine& l : history) {
-    if (l.lab != lab) continue;
+    if (l.lab != step.id) continue;
     p.latest = &l;
     if (l.quick()) continue;
     if (p.done == nullptr && l.passed()) p.done = &l;
@@ -105,17 +108,20 @@ std::string src_argument(const std::string& src) {
   return " SRC=" + quoted + "'";
 }
 
-void print_next(const std::vector<lab::LabEntry>& labs, const std::vector<LabProgress>& progress, const std::string& src) {
+void print_next(const std::vector<LabProgress>& progress, const std::string& src) {
   const std::string more = src_argument(src);
-  for (size_t i = 0; i < labs.size(); ++i) {
-    if (progress[i].done != nullptr) continue;
-    const std::string n = labs[i].number;
-    if (progress[i].latest != nullptr && progress[i].latest->passed()) {
-      std::printf("Next: lab %s passes make check; make grade LAB=%s%s grades it in full, technique included.\n", n.c_str(),
+  for (const LabProgress& p : progress) {
+    if (p.done != nullptr) continue;
+    const std::string n = p.lab.number;
+    // "03", or "03, step 2 (2d)"
+    const std::string what = n + (p.step.count > 1 ? p.step.title.substr(p.step.title.find(',')) : "");
+    if (p.latest != nullptr && p.latest->passed()) {
+      std::printf("Next: lab %s passes make check; make grade LAB=%s%s grades it in full, technique included.\n", what.c_str(),
                   n.c_str(), more.c_str());
     } else {
-      std::printf("Next: lab %s (labs/%s/README.md): make check LAB=%s%s after each edit, make grade LAB=%s%s once it passes.\n",
-                  n.c_str(), labs[i].folder.c_str(), n.c_str(), more.c_str(), n.c_str(), more.c_str());
+      const std::string run = p.step.count > 1 ? "make run LAB=" + n + " STEP=" + std::to_string(p.step.number) + more + " and " : "";
+      std::printf("Next: lab %s (labs/%s/README.md): %smake check LAB=%s%s after each edit, make grade LAB=%s%s once it passes.\n",
+                  what.c_str(), p.lab.folder.c_str(), run.c_str(), n.c_str(), more.c_str(), n.c_str(), more.c_str());
     }
     return;
   }
@@ -150,22 +156,30 @@ int main(int argc, char** argv) {
     return lab::kExitCannotRun;
   }
   std::vector<LabProgress> progress;
-  for (const lab::LabEntry& lab : labs) progress.push_back(progress_of(history.lines, lab.folder));
+  for (const lab::LabEntry& lab : labs) {
+    for (const lab::LabStep& step : lab.step_list()) progress.push_back(progress_of(history.lines, lab, step));
+  }
   if (history.lines.empty()) {
     std::printf("No make grade or make check run of %s is recorded yet.\n", src.c_str());
-    print_next(labs, progress, src);
+    print_next(progress, src);
     return lab::kExitPass;
   }
   std::set<std::string> runs;
   for (const HistoryLine& l : history.lines) runs.insert(l.report);
   std::printf("Progress of %s (%zu run%s of make grade and make check, %s):\n", src.c_str(), runs.size(),
               runs.size() == 1 ? "" : "s", path.c_str());
-  for (size_t i = 0; i < labs.size(); ++i) {
-    const LabProgress& p = progress[i];
-    const std::string state = p.latest ? state_of(p) : untouched(src, labs[i]) ? "not started" : "not graded yet";
-    std::printf("  lab %s  %-18s %s\n", labs[i].number.c_str(), labs[i].stem.c_str(), state.c_str());
+  for (const LabProgress& p : progress) {
+    const std::string state = p.latest ? state_of(p) : untouched(src, p.lab) ? "not started" : "not graded yet";
+    if (p.step.count == 1) {
+      std::printf("  lab %s  %-18s %s\n", p.lab.number.c_str(), p.lab.stem.c_str(), state.c_str());
+    } else {
+      // A lab in steps: its name once, then a line per step.
+      if (p.step.number == 1) std::printf("  lab %s  %s, in %d steps:\n", p.lab.number.c_str(), p.lab.stem.c_str(), p.step.count);
+      const std::string name = "step " + std::to_string(p.step.number) + (p.step.suffix.empty() ? "" : " (" + p.step.suffix + ")");
+      std::printf("    %-24s %s\n", name.c_str(), state.c_str());
+    }
     if (p.latest != nullptr && !p.latest->passed()) print_whats_left(*p.latest);
   }
-  print_next(labs, progress, src);
+  print_next(progress, src);
   return lab::kExitPass;
 }

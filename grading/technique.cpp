@@ -41,7 +41,7 @@ std::vector<std::string> csv_cells(const std::string& line) {
 
 // The command that shows a student the counts per launch, on this backend.
 std::string how_to_count(const Context& ctx, const LabRubric& lab) {
-  std::string args;
+  std::string args = lab.step.count > 1 ? " --step " + std::to_string(lab.step.number) : "";
   for (const std::string& a : lab.technique_shape.size_args()) args += " " + a;
   const std::string program = "$(make -s program LAB=" + lab.number + " SRC=" + ctx.src;
   if (ctx.backend == "cpu") {

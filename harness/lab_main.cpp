@@ -23,7 +23,7 @@ struct Options {
   int64_t M = -1, N = -1, K = -1, rows = -1, cols = -1, n = -1;  // -1: the backend's default
   int64_t seed = 1, reps = -1, warmup = -1, offset = 0;
   bool full_check = false, no_time = false, no_edges = false, quiet = false;
-  std::string result_file, serve_dir;
+  std::string result_file, serve_dir, step;
 };
 
 // Sizes that run in about a second: the GPU's show its speed, the CPU backend's emulate
@@ -71,7 +71,16 @@ std::string describe_cases(const std::vector<Case>& cases) {
   return text;
 }
 
-Options parse_options(const LabInfo& info, int argc, char** argv) {
+// "1 (1d), 2 (2d), 3": the steps of a lab, as --step names them.
+std::string describe_steps(const std::vector<Step>& steps) {
+  std::string text;
+  for (size_t i = 0; i < steps.size(); ++i) {
+    text += (i == 0 ? "" : ", ") + std::to_string(i + 1) + (steps[i].suffix.empty() ? "" : " (" + steps[i].suffix + ")");
+  }
+  return text;
+}
+
+Options parse_options(const LabInfo& info, const std::vector<Step>& steps, int argc, char** argv) {
   Options o;
   Cli cli(argv[0], std::string("Lab ") + info.id + " (" + info.name +
                        "): checks the launcher against an fp64 reference, then times it.\n"
@@ -91,6 +100,10 @@ Options parse_options(const LabInfo& info, int argc, char** argv) {
     case Op::kDot:
       cli.add_int("n", &o.n, 0, kMaxDim, "length of the vectors (default 2^28; CPU backend 2^20)");
       break;
+  }
+  if (steps.size() > 1) {
+    cli.add_string("step", &o.step, "the step to run, by its number or its name: " + describe_steps(steps) +
+                                        " (default: the last)");
   }
   cli.add_int("seed", &o.seed, 0, INT64_MAX, "seed of the random inputs");
   cli.add_int("offset", &o.offset, 0, 1024, "start the arrays this many floats past an aligned address");
@@ -269,16 +282,37 @@ int check_edges(const Launcher& launcher, Op op, const Options& o, const DeviceI
   return kExitPass;
 }
 
+// The index of the step --step names (the last when it names none); exits 2 when it names no
+// step of the lab.
+size_t pick_step(const LabInfo& info, const std::vector<Step>& steps, const std::string& name) {
+  size_t i = steps.size() - 1;
+  if (!name.empty()) {
+    i = 0;
+    while (i < steps.size() && name != std::to_string(i + 1) && (steps[i].suffix.empty() || name != steps[i].suffix)) ++i;
+    if (i == steps.size()) {
+      std::fprintf(stderr, "lab %s has no step '%s': its steps are %s\n", info.id, name.c_str(), describe_steps(steps).c_str());
+      std::exit(kExitCannotRun);
+    }
+  }
+  return i;
+}
+
 }  // namespace
 
-int lab_main(const LabInfo& info, const Launcher& launcher, int argc, char** argv) {
-  const Options o = parse_options(info, argc, argv);
+int lab_main(const LabInfo& lab, const std::vector<Step>& steps, int argc, char** argv) {
+  const Options o = parse_options(lab, steps, argc, argv);
+  const size_t step = pick_step(lab, steps, o.step);
+  const Launcher& launcher = steps[step].launcher;
+  // The step's launcher names it: "matmul_register_1d", printed with "(step 1 of 3)".
+  const std::string name = std::string(lab.name) + (steps[step].suffix.empty() ? "" : "_" + steps[step].suffix);
+  const std::string of = steps.size() > 1 ? " (step " + std::to_string(step + 1) + " of " + std::to_string(steps.size()) + ")" : "";
+  const LabInfo info{lab.id, name.c_str(), lab.op};
   const DeviceInfo device = open_device();
   if (!o.serve_dir.empty()) return serve_cases(launcher, o.serve_dir);
   Case c = default_case(info.op, o, device.cpu_backend);
   c.offset = o.offset;
   char line[512];
-  snprintf(line, sizeof line, "lab %s %s\n  device   %s\n  problem  %s, seed %lld\n", info.id, info.name,
+  snprintf(line, sizeof line, "lab %s %s%s\n  device   %s\n  problem  %s, seed %lld\n", info.id, info.name, of.c_str(),
            device.describe().c_str(), c.describe().c_str(), (long long)o.seed);
   say(o, line);
   Result result;

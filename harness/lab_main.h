@@ -37,6 +37,14 @@ struct Launcher {
   void operator()(const Case& c, const std::vector<const float*>& inputs, float* output) const;
 };
 
-int lab_main(const LabInfo& info, const Launcher& launcher, int argc, char** argv);
+// A step of a lab (labs.txt): its launcher, and its name, the suffix of the launcher's name
+// ("1d": matmul_register_1d); "" for the last step, the lab's launcher itself.
+struct Step {
+  std::string suffix;
+  Launcher launcher;
+};
+
+// Runs one of the lab's STEPS (its last by default; --step picks another), in order.
+int lab_main(const LabInfo& info, const std::vector<Step>& steps, int argc, char** argv);
 
 }  // namespace lab

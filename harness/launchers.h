@@ -11,6 +11,9 @@
 // Lab 01-03: C = A·B with A of M×K, B of K×N and C of M×N.
 void matmul_naive(const float* A, const float* B, float* C, int M, int N, int K);
 void matmul_tiled(const float* A, const float* B, float* C, int M, int N, int K);
+// Lab 03 in steps (labs.txt): a line of outputs per thread, a square, then the tuned kernel.
+void matmul_register_1d(const float* A, const float* B, float* C, int M, int N, int K);
+void matmul_register_2d(const float* A, const float* B, float* C, int M, int N, int K);
 void matmul_register(const float* A, const float* B, float* C, int M, int N, int K);
 
 // Lab 04: out (cols × rows) = in (rows × cols) transposed.

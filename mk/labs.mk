@@ -3,17 +3,28 @@
 # Makefile.
 
 # The labs, from their table (labs.txt): each row starts with a lab's folder, NN_stem, which
-# holds one student file, stem.cu. Read by make itself, without a shell: each line becomes one
-# word (its blanks ^), and a line's first field is a lab when it starts with a digit, so that a
-# comment (# ...), even one that names a lab, names none.
+# holds one student file, stem.cu, and may end with the lab's steps before the last (1d,2d).
+# Read by make itself, without a shell: each line becomes one word (its blanks ^), its fields
+# are what comes before any #, and a line's first field is a lab when it starts with a digit,
+# so that a comment (# ...), even one that names a lab, names none.
 empty :=
 space := $(empty) $(empty)
+tab := $(empty)	$(empty)
+comma := ,
+hash := \#
 define newline
 
 
 endef
-lab_of_line = $(filter 0% 1% 2% 3% 4% 5% 6% 7% 8% 9%,$(firstword $(subst ^, ,$(1))))
-LABS := $(strip $(foreach l,$(subst $(newline),$(space),$(subst $(space),^,$(file <labs.txt))),$(call lab_of_line,$(l))))
+TABLE_LINES := $(subst $(newline),$(space),$(subst $(tab),^,$(subst $(space),^,$(file <labs.txt))))
+line_fields = $(subst ^, ,$(patsubst x%,%,$(firstword $(subst $(hash), ,x$(1)))))
+lab_of_line = $(filter 0% 1% 2% 3% 4% 5% 6% 7% 8% 9%,$(firstword $(call line_fields,$(1))))
+LABS := $(strip $(foreach l,$(TABLE_LINES),$(call lab_of_line,$(l))))
+# The steps of lab $(1) before its last (1d 2d: the launchers stem_1d, stem_2d); the last is
+# stem() itself. lab_step_names: every step as --step names it, the last by its number.
+$(foreach l,$(TABLE_LINES),$(if $(call lab_of_line,$(l)),$(eval STEPS_$(call lab_of_line,$(l)) := $(subst $(comma), ,$(word 3,$(call line_fields,$(l)))))))
+lab_steps = $(STEPS_$(1))
+lab_step_names = $(if $(STEPS_$(1)),$(STEPS_$(1)) $(words x $(STEPS_$(1))))
 # 05_dot_reduction -> dot_reduction, dot_reduction.cu
 lab_stem = $(patsubst $(firstword $(subst _, ,$(1)))_%,%,$(1))
 lab_file = $(call lab_stem,$(1)).cu
@@ -71,11 +82,13 @@ $(BUILD)/$(1)/obj/%.o: %.cu $(DEPS_$(1))
 endef
 $(foreach f,$(FLAVORS),$(eval $(call flavor_rules,$(f))))
 
-# Each lab's main: harness/lab_program.cpp, naming lab $(1) of the table, in flavor $(2).
+# Each lab's main: harness/lab_program.cpp, naming lab $(1) of the table and its steps, in
+# flavor $(2).
 define lab_main_rule
 $(BUILD)/$(2)/obj/harness/$(1).o: harness/lab_program.cpp $(DEPS_$(2))
 	@mkdir -p $$(@D)
-	$(CPP_$(2)) -DLAB_NUMBER='"$(firstword $(subst _, ,$(1)))"' -DLAB_STEM=$(call lab_stem,$(1)) -c $$< -o $$@
+	$(CPP_$(2)) -DLAB_NUMBER='"$(firstword $(subst _, ,$(1)))"' -DLAB_STEM=$(call lab_stem,$(1)) \
+	  -DLAB_STEPS='$(foreach s,$(call lab_steps,$(1)),LAB_STEP($(s)))' -c $$< -o $$@
 endef
 $(foreach f,$(FLAVORS),$(foreach l,$(LABS),$(eval $(call lab_main_rule,$(l),$(f)))))
 

@@ -1,17 +1,33 @@
-// Lab 03: register-blocked matrix multiplication.
+// Lab 03: register-blocked matrix multiplication, in three steps.
 //
 // C = A·B with A of M×K, B of K×N and C of M×N, row-major float32 arrays in device memory.
 // Lab 02's threads compute one element of C each, and pay two shared-memory loads for every
-// multiply-add: shared memory, not arithmetic, sets its speed. Here each thread computes a
-// 16×8 block of C held in 128 registers. Per step along K it loads 16 values of A and 8 of
-// B from shared memory into registers and does all 128 multiply-adds of their outer
-// product: 24 loads for 128 multiply-adds, under a fifth of a load each instead of two. A
-// block of 256 threads covers a 256×128 tile of C (the tile cuBLAS's own fp32 kernel uses
-// on the H100), so every element brought in from global memory serves 128 or 256
-// multiply-adds. Loads are 16 bytes wide (float4) wherever alignment allows, and the next
-// tile is fetched from global memory while the current one is multiplied.
+// multiply-add: shared memory, not arithmetic, sets its speed. Here each thread computes
+// several elements of C held in registers, so that a value it loads from shared memory feeds
+// several multiply-adds. Three launchers, one per step of the ladder, each graded on its own:
 //
-// Run and check:  make run LAB=03        Grade:  make grade LAB=03
+//   step 1, matmul_register_1d: a 64×64 block tile; each of 512 threads computes 8 outputs in
+//           a line (a column or a row of the tile: your choice), so one value loaded from
+//           shared memory serves 8 multiply-adds.
+//   step 2, matmul_register_2d: a 128×128 block tile; each of 256 threads an 8×8 square of
+//           outputs, the outer product of 8 values of A and 8 of B: 16 loads for 64
+//           multiply-adds.
+//   step 3, matmul_register (stretch): a 256×128 block tile (the tile cuBLAS's own fp32
+//           kernel uses on the H100); each thread 16×8 outputs, float4 loads from shared and
+//           global memory, and the next tiles fetched from global memory while the current
+//           ones are multiplied.
+//
+// Given: every constant and shared array; for steps 1 and 2 the staging of the tiles in
+// shared memory (stage_tile) and the loop along K with its barriers; for step 3 the tile
+// loading, the double-buffered loop and the choice of float4 or scalar accesses; the three
+// launchers.
+//
+// Yours: seven tasks, numbered in the order to do them. Step 1: which outputs a thread owns
+// (1), their multiply-adds (2), their store (3). Step 2: the outer products (4), the store
+// (5). Step 3: the outer products (6), the store (7).
+//
+// Run and check:  make run LAB=03 STEP=1        Grade:  make grade LAB=03
+// (without STEP, make run checks every step in turn; make grade grades each step apart).
 // The lab's README (labs/03_matmul_register/README.md) explains the background and the tasks.
 
 #include <algorithm>
@@ -22,7 +38,132 @@
 #include "common/grid_limits.h"
 #include "harness/launchers.h"
 
-// ---- constants ----
+// ---- tile staging (given; steps 1 and 2) ----
+
+// Copies the ROWS×COLS tile whose first element is (r0, c0) of a row-major rows×cols matrix
+// into `tile`, zero where it falls outside the matrix. The block's THREADS threads share the
+// work, consecutive threads taking consecutive elements of a row (coalesced). No barrier: the
+// caller waits before anyone reads the tile.
+template <int ROWS, int COLS, int THREADS>
+__device__ __forceinline__ void stage_tile(float (&tile)[ROWS][COLS], const float* __restrict__ m, unsigned rows,
+                                           unsigned cols, unsigned r0, unsigned c0) {
+  for (int f = threadIdx.x; f < ROWS * COLS; f += THREADS) {
+    const unsigned r = r0 + f / COLS, c = c0 + f % COLS;
+    tile[f / COLS][f % COLS] = r < rows && c < cols ? m[size_t(r) * cols + c] : 0.0f;
+  }
+}
+
+// ---- step 1: a line of outputs per thread ----
+
+namespace step1 {
+
+constexpr int kBlockM = 64;   // rows of C per block
+constexpr int kBlockN = 64;   // columns of C per block
+constexpr int kBlockK = 8;    // depth of the A and B tiles staged per step
+constexpr int kOutputs = 8;   // outputs per thread, in one column or one row of the tile
+constexpr int kThreads = kBlockM * kBlockN / kOutputs;  // 512
+static_assert(kBlockM % kOutputs == 0 && kBlockN % kOutputs == 0, "a column or a row of the tile holds whole lines");
+static_assert(kThreads % 32 == 0 && kThreads <= 1024, "whole warps, at most 1024 threads");
+
+// grid  (ceil(N / 64), ceil(M / 64)), block (512)
+// A: M×K, B: K×N, C: M×N, row-major. Block (bx, by) computes the 64×64 tile of C at
+// (by·64, bx·64); each thread 8 of its elements, in one line (task 1). Per step along K the
+// block stages a 64×8 tile of A and an 8×64 tile of B in shared memory; then each thread reads
+// what its 8 multiply-adds per k need. One launch covers the grader's shapes (M up to 65535·64).
+__global__ void __launch_bounds__(kThreads)
+    matmul_register_1d_kernel(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C,
+                              int M, int N, int K) {
+  __shared__ float a_tile[kBlockM][kBlockK];  // (BM, BK)
+  __shared__ float b_tile[kBlockK][kBlockN];  // (BK, BN)
+  const unsigned m0 = blockIdx.y * kBlockM, n0 = blockIdx.x * kBlockN;
+  float acc[kOutputs] = {};  // this thread's 8 elements of C
+
+  // TODO(student) 1: choose this thread's 8 outputs
+  // Contract: the 512 threads' lines of 8 cover the 64×64 tile exactly once; acc[i] is the
+  // i-th element of this thread's line.
+  // Budget: one or two index variables from threadIdx.x; 2 lines.
+  // Your decision: a column (8 rows of one column of C) or a row (8 columns of one row). Which
+  // value of a k step is then the same for all 8 multiply-adds, and which do a warp's 32
+  // threads read together from shared memory?
+
+  for (unsigned k0 = 0; k0 < unsigned(K); k0 += kBlockK) {
+    stage_tile<kBlockM, kBlockK, kThreads>(a_tile, A, M, K, m0, k0);
+    stage_tile<kBlockK, kBlockN, kThreads>(b_tile, B, K, N, k0, n0);
+    __syncthreads();  // the tiles are whole before anyone reads them
+
+    // TODO(student) 2: add this step's products into acc
+    // Contract: acc[i] += a_tile[row][k] · b_tile[k][col] over the 8 values of k, for each of
+    // the thread's 8 outputs (row, col), with fmaf.
+    // Goal: the value shared by the 8 multiply-adds of one k is read from shared memory once.
+    // Budget: per k, 9 reads of shared memory (the shared value, and one for each output) for
+    // 8 multiply-adds; no global memory, no barrier; about 5 lines.
+    // Your decision: the order of the two loops (k and i), and what stays in a register.
+    __syncthreads();  // everyone is done reading the tiles before the next step overwrites them
+  }
+
+  // TODO(student) 3: store the 8 outputs
+  // Contract: each of the thread's outputs inside C is written once; nothing outside C is.
+  // Budget: 8 global writes at most; about 5 lines.
+  // Your decision: the guards: which of row and column can leave C for some of a line's 8
+  // outputs and not for others?
+}
+
+}  // namespace step1
+
+// ---- step 2: a square of outputs per thread ----
+
+namespace step2 {
+
+constexpr int kBlockM = 128;  // rows of C per block
+constexpr int kBlockN = 128;  // columns of C per block
+constexpr int kBlockK = 8;    // depth of the A and B tiles staged per step
+constexpr int kThreadM = 8;   // rows of C per thread
+constexpr int kThreadN = 8;   // columns of C per thread
+constexpr int kThreadsN = kBlockN / kThreadN;              // 16
+constexpr int kThreads = kBlockM / kThreadM * kThreadsN;  // 256
+static_assert(kBlockM % kThreadM == 0 && kBlockN % kThreadN == 0, "thread tiles must cover the block");
+
+// grid  (ceil(N / 128), ceil(M / 128)), block (256)
+// A: M×K, B: K×N, C: M×N, row-major. Block (bx, by) computes the 128×128 tile of C at
+// (by·128, bx·128). Thread t = (ty, tx) = (t / 16, t % 16) computes the 8×8 elements at rows
+// ty·8 + i and columns tx·8 + j of the tile (i, j < 8): acc[i][j]. Per step along K the block
+// stages a 128×8 tile of A and an 8×128 tile of B in shared memory. One launch covers the
+// grader's shapes (M up to 65535·128).
+__global__ void __launch_bounds__(kThreads)
+    matmul_register_2d_kernel(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C,
+                              int M, int N, int K) {
+  __shared__ float a_tile[kBlockM][kBlockK];  // (BM, BK)
+  __shared__ float b_tile[kBlockK][kBlockN];  // (BK, BN)
+  const unsigned m0 = blockIdx.y * kBlockM, n0 = blockIdx.x * kBlockN;
+  const int ty = threadIdx.x / kThreadsN, tx = threadIdx.x % kThreadsN;
+  float acc[kThreadM][kThreadN] = {};  // this thread's 8×8 block of C
+
+  for (unsigned k0 = 0; k0 < unsigned(K); k0 += kBlockK) {
+    stage_tile<kBlockM, kBlockK, kThreads>(a_tile, A, M, K, m0, k0);
+    stage_tile<kBlockK, kBlockN, kThreads>(b_tile, B, K, N, k0, n0);
+    __syncthreads();  // the tiles are whole before anyone reads them
+
+    // TODO(student) 4: add this step's outer products into acc
+    // Contract: acc[i][j] += a_tile[ty·8 + i][k] · b_tile[k][tx·8 + j] over the 8 values of
+    // k, for all 64 pairs (i, j), with fmaf.
+    // Goal: each value of the tiles that the thread needs is read from shared memory once per k.
+    // Budget: per k, 16 reads of shared memory for 64 multiply-adds; no global memory, no
+    // barrier. Index the register arrays only with constants (fully unrolled loops), or they
+    // move to slow local memory. About 12 lines.
+    // Your decision: where the 16 values go between shared memory and the multiply-adds.
+    __syncthreads();  // everyone is done reading the tiles before the next step overwrites them
+  }
+
+  // TODO(student) 5: store the 8×8 outputs
+  // Contract: each of the thread's outputs inside C is written once; nothing outside C is,
+  // for every shape: partial tiles at the bottom and the right edge.
+  // Budget: 64 global writes at most; about 8 lines.
+  // Your decision: where the guards go, so that a row past the bottom of C costs no work.
+}
+
+}  // namespace step2
+
+// ---- step 3 (stretch): constants ----
 
 constexpr int kBlockM = 256;  // rows of C per block
 constexpr int kBlockN = 128;  // columns of C per block
@@ -148,15 +289,17 @@ __global__ void __launch_bounds__(kThreads, 1)
       // Start fetching the next tiles; their loads are in flight while we multiply.
       if (step + 1 < steps) fetch_tiles<VEC>(staged, A, B, M, N, K, m0, n0, (step + 1) * kBlockK);
 
-      // TODO(student) 1: multiply the staged tiles into the 16×8 accumulators
-      // For each k of the tile (kBlockK of them), load this thread's 16 values of A and 8 of
-      // B from shared memory into registers, then add their outer product to acc:
-      //   a[4·g + i] = tiles.a[buf][k][g * kGroupStrideM + ty * 4 + i]   (g < 4, i < 4)
-      //   b[4·h + j] = tiles.b[buf][k][h * kGroupStrideN + tx * 4 + j]   (h < 2, j < 4)
-      //   acc[i][j] += a[i] * b[j] for all 128 pairs (fmaf).
-      // Read each group of 4 with one float4 load. Index the register arrays only with
-      // constants (fully unrolled loops: #pragma unroll), or they move to slow local memory.
-      // Assessed: correct results; at least the rubric's share of the solution's speed.
+      // TODO(student) 6: add the outer products of the staged tiles into the 16×8 accumulators
+      // Contract: acc[i][j] += (A's value of the thread's row i) · (B's value of its column j)
+      // over the kBlockK values of k of buffer buf, for all 128 pairs, with fmaf; the thread's
+      // rows and columns are the kernel's contract above, in tiles.a[buf][k][...] (A stored
+      // transposed) and tiles.b[buf][k][...].
+      // Goal: each value read from shared memory once per k, in 16-byte pieces.
+      // Budget: per k, 6 float4 reads of shared memory for 128 multiply-adds; no global memory,
+      // no barrier. Index the register arrays only with constants (fully unrolled loops), or
+      // they move to slow local memory. About 15 lines.
+      // Your decision: which groups of four each float4 read brings, and where they go.
+      // Assessed: correct results; on a GPU, at least the rubric's share of the solution's speed.
 
       // The other buffer was last read in the previous step, before the barrier that ended
       // it: it is free to fill. One barrier per step then publishes it.
@@ -164,16 +307,31 @@ __global__ void __launch_bounds__(kThreads, 1)
       __syncthreads();
     }
 
-    // TODO(student) 2: write the 16×8 block of C
-    // Element acc[i][j] belongs at row m0 + (i / 4) * kGroupStrideM + ty * 4 + i % 4 and
-    // column n0 + (j / 4) * kGroupStrideN + tx * 4 + j % 4. Write only elements inside C
-    // (row < M, col < N). When VEC is true, each group of 4 columns is all inside or all
-    // outside C and 16-byte aligned: write it with one float4 store.
-    // Assessed: correct for every shape, partial tiles at every edge included.
+    // TODO(student) 7: store the 16×8 block of C
+    // Contract: each of the thread's 128 outputs inside C is written once, nothing outside C
+    // is, for every shape: partial tiles at every edge included. With VEC each group of 4
+    // columns is all inside or all outside C and 16-byte aligned.
+    // Budget: 32 float4 stores with VEC (128 scalar stores without); about 18 lines.
+    // Your decision: how VEC changes the store of a group of four, and where the guards go.
+    // Assessed: correct for every shape, and no misaligned access when N % 4 != 0.
   }
 }
 
-// ---- launcher ----
+// ---- launchers ----
+
+void matmul_register_1d(const float* A, const float* B, float* C, int M, int N, int K) {
+  if (M == 0 || N == 0) return;  // no elements of C; with K = 0 the kernel writes zeros
+  const dim3 grid(ceil_div(N, step1::kBlockN), ceil_div(M, step1::kBlockM));
+  step1::matmul_register_1d_kernel<<<grid, step1::kThreads>>>(A, B, C, M, N, K);
+  CHECK_LAUNCH();
+}
+
+void matmul_register_2d(const float* A, const float* B, float* C, int M, int N, int K) {
+  if (M == 0 || N == 0) return;
+  const dim3 grid(ceil_div(N, step2::kBlockN), ceil_div(M, step2::kBlockM));
+  step2::matmul_register_2d_kernel<<<grid, step2::kThreads>>>(A, B, C, M, N, K);
+  CHECK_LAUNCH();
+}
 
 void matmul_register(const float* A, const float* B, float* C, int M, int N, int K) {
   if (M == 0 || N == 0) return;  // no elements of C; with K = 0 the kernel writes zeros

@@ -30,7 +30,7 @@ std::string table_error(const std::string& text, std::vector<lab::LabEntry>* lab
 
 }  // namespace
 
-TEST_CASE("the table of labs: a row is a folder NN_stem and a problem") {
+TEST_CASE("the table of labs: a row is a folder NN_stem, a problem and maybe its steps") {
   std::vector<lab::LabEntry> labs;
   CHECK(table_error("# a comment\n\n01_matmul_naive  matmul  # trailing\n05_dot_reduction dot\n", &labs).empty());
   REQUIRE(labs.size() == 2);
@@ -42,25 +42,47 @@ TEST_CASE("the table of labs: a row is a folder NN_stem and a problem") {
   CHECK(lab::find_lab(labs, "05") == &labs[1]);
   CHECK(lab::find_lab(labs, "05_dot_reduction") == &labs[1]);
   CHECK(lab::find_lab(labs, "5") == nullptr);
-  CHECK(contains(table_error("01_matmul_naive\n", &labs), "labs-table.txt:1: a row is a folder NN_stem and a problem"));
+  CHECK(labs[1].steps.empty());
+  CHECK(contains(table_error("01_matmul_naive\n", &labs), "labs-table.txt:1: a row is a folder NN_stem, a problem and maybe its steps"));
   CHECK(contains(table_error("matmul_naive matmul\n", &labs), ":1: a row is"));
-  CHECK(contains(table_error("01_matmul_naive matmul extra\n", &labs), ":1: a row is"));
+  CHECK(contains(table_error("01_matmul_naive matmul 1d extra\n", &labs), ":1: a row is"));
+  CHECK(contains(table_error("01_a matmul 1d,1d\n", &labs), ":1: step '1d' comes twice"));
+  CHECK(contains(table_error("01_a matmul 1d,2\n", &labs), ":1: a step is a launcher's suffix"));
+  CHECK(contains(table_error("01_a matmul 1d,,2d\n", &labs), ":1: a step is a launcher's suffix"));
+  CHECK(contains(table_error("01_a matmul Big\n", &labs), ":1: a step is a launcher's suffix"));
   CHECK(contains(table_error("01_a matmul\n06_b sort\n", &labs), ":2: no problem 'sort'"));
   CHECK(contains(table_error("01_a matmul\n01_b dot\n", &labs), ":2: lab 01 comes twice"));
   CHECK(contains(table_error("# nothing\n", &labs), "lists no lab"));
   CHECK(contains(table_error("", &labs), "lists no lab"));
+  // A lab in steps: the launchers stem_1d() and stem_2d(), then stem() itself, the last.
+  REQUIRE(table_error("03_matmul_register matmul 1d,2d  # a ladder\n", &labs).empty());
+  const std::vector<lab::LabStep> steps = labs[0].step_list();
+  REQUIRE(steps.size() == 3);
+  CHECK(steps[0].id == "03_matmul_register.1d");
+  CHECK(steps[0].launcher == "matmul_register_1d");
+  CHECK(steps[0].title == "lab 03 matmul_register, step 1 (1d)");
+  CHECK(steps[1].named("2d"));
+  CHECK(steps[1].named("2"));
+  CHECK(steps[2].id == "03_matmul_register");
+  CHECK(steps[2].launcher == "matmul_register");
+  CHECK(steps[2].title == "lab 03 matmul_register, step 3");
+  CHECK(steps[2].count == 3);
+  CHECK_FALSE(steps[2].named(""));
   std::string error;
   CHECK_FALSE(lab::read_labs("build/test/no-such-table.txt", &labs, &error));
   CHECK(contains(error, "cannot read build/test/no-such-table.txt"));
 }
 
-// The labs make reads from the table in folder DIR.
+// The labs make reads from the table in folder DIR, each with its steps: "03_x:1d,2d".
 std::string labs_of_make(const std::string& dir) {
   lab::RunOptions options;
   options.cwd = dir;
   options.env = {"MAKEFLAGS=", "MAKELEVEL="};  // a make of its own, not a job of the tests' make
-  const lab::RunResult r =
-      lab::run_command({"make", "-s", "--no-print-directory", "--eval", "print-labs: ; @echo $(LABS)", "print-labs"}, options);
+  const lab::RunResult r = lab::run_command(
+      {"make", "-s", "--no-print-directory", "--eval",
+       "print-labs: ; @echo $(foreach l,$(LABS),$(l)$(if $(call lab_steps,$(l)),:$(subst $(space),$(comma),$(call lab_steps,$(l)))))",
+       "print-labs"},
+      options);
   CAPTURE(r.output);
   REQUIRE(r.exited(0));
   return r.output;
@@ -68,7 +90,10 @@ std::string labs_of_make(const std::string& dir) {
 
 std::string folders(const std::vector<lab::LabEntry>& labs) {
   std::string all;
-  for (const lab::LabEntry& e : labs) all += (all.empty() ? "" : " ") + e.folder;
+  for (const lab::LabEntry& e : labs) {
+    all += (all.empty() ? "" : " ") + e.folder;
+    for (size_t i = 0; i < e.steps.size(); ++i) all += (i == 0 ? ":" : ",") + e.steps[i];
+  }
   return all + "\n";
 }
 
@@ -80,35 +105,41 @@ TEST_CASE("the Makefile reads the same labs from the table as the programs do") 
   fs::remove_all(copy);
   fs::create_directories(copy);
   REQUIRE(lab_test::copy_checkout(copy));
-  std::ofstream(copy + "/labs.txt") << "# 09_not_a_lab matmul\n\n  02_b\tmatmul   # 03_c dot\n\t01_a dot\n#01_x matmul\n";
+  std::ofstream(copy + "/labs.txt") << "# 09_not_a_lab matmul\n\n  02_b\tmatmul   # 03_c dot\n\t01_a dot\t1d,x2 #\n#01_x matmul 9z\n"
+                                       "04_d matmul#4e\n";
   std::vector<lab::LabEntry> labs;
   std::string error;
   REQUIRE_MESSAGE(lab::read_labs(copy + "/labs.txt", &labs, &error), error);
-  CHECK(folders(labs) == "02_b 01_a\n");
+  CHECK(folders(labs) == "02_b 01_a:1d,x2 04_d\n");
   CHECK(labs_of_make(copy) == folders(labs));
   fs::remove_all(copy);
 }
 
-TEST_CASE("a sixth lab is a folder and its solution, a row, a launcher's declaration and a rubric entry" *
+TEST_CASE("a sixth lab is a folder and its solution, a row, its launchers' declarations and rubric entries" *
           doctest::skip(lab_test::kNoCpuSolutions)) {
   // A copy of the checkout (its files, not its history or builds; the grader's own build
-  // copied with it, since a lab does not change it), and in it a lab 06 that solves a matmul.
+  // copied with it, since a lab does not change it), and in it a lab 06 that solves a matmul,
+  // in two steps: the launcher matmul_copy_1d(), then matmul_copy().
   const std::string copy = fs::temp_directory_path() / ("toy-lab-" + std::to_string(getpid()));
   fs::remove_all(copy);
   fs::create_directories(copy + "/build");
   REQUIRE(lab_test::copy_checkout(copy));
   REQUIRE(lab::run_command({"cp", "-a", "build/host", copy + "/build/"}).exited(0));
   fs::create_directories(copy + "/solutions/06_matmul_copy");
+  const std::string solution = copy + "/solutions/06_matmul_copy/matmul_copy.cu";
   REQUIRE(lab::run_command({"sh", "-c", "sed 's/^void matmul_naive(/void matmul_copy(/' solutions/01_matmul_naive/matmul_naive.cu > \"$1\"",
-                            "sh", copy + "/solutions/06_matmul_copy/matmul_copy.cu"}).exited(0));
-  std::ofstream(copy + "/labs.txt", std::ios::app) << "06_matmul_copy      matmul\n";
+                            "sh", solution}).exited(0));
+  std::ofstream(solution, std::ios::app) << "\nvoid matmul_copy_1d(const float* A, const float* B, float* C, int M, int N, int K) {\n"
+                                            "  matmul_copy(A, B, C, M, N, K);\n}\n";
+  std::ofstream(copy + "/labs.txt", std::ios::app) << "06_matmul_copy      matmul     1d\n";
   std::ofstream(copy + "/harness/launchers.h", std::ios::app)
-      << "\n// Lab 06 (a test's): lab 01 again.\nvoid matmul_copy(const float* A, const float* B, float* C, int M, int N, int K);\n";
-  std::ofstream(copy + "/rubric-06.txt") << "timeout.build = 600\ntimeout.run = 20\n\n[06_matmul_copy]\n"
-                                            "points.build = 1\npoints.correctness = 5\npoints.safety = 2\n"
-                                            "points.technique = 0\npoints.performance = 2\nshapes = 17x31x13 65x70x40\n"
-                                            "safety_shape = 67x45x33\ntechnique = none\ntechnique_shape = 64x64x64\n"
-                                            "performance_shape = 1024x1024x1024\n";
+      << "\n// Lab 06 (a test's): lab 01 again, twice.\nvoid matmul_copy_1d(const float* A, const float* B, float* C, int M, int N, int K);\n"
+         "void matmul_copy(const float* A, const float* B, float* C, int M, int N, int K);\n";
+  const std::string section = "points.correctness = 5\npoints.safety = 2\npoints.technique = 0\npoints.performance = 2\n"
+                              "shapes = 17x31x13 65x70x40\nsafety_shape = 67x45x33\ntechnique = none\n"
+                              "technique_shape = 64x64x64\nperformance_shape = 1024x1024x1024\n";
+  std::ofstream(copy + "/rubric-06.txt") << "timeout.build = 600\ntimeout.run = 20\n\n[06_matmul_copy]\npoints.build = 0\n"
+                                         << section << "\n[06_matmul_copy.1d]\npoints.build = 1\n" << section;
   lab::RunOptions options;
   options.cwd = copy;
   options.timeout_s = 900;
@@ -122,8 +153,17 @@ TEST_CASE("a sixth lab is a folder and its solution, a row, a launcher's declara
                                             options);
   CAPTURE(r.output);
   CHECK(r.exited(0));
-  CHECK(contains(r.output, "== lab 06 matmul_copy: solutions/06_matmul_copy/matmul_copy.cu"));
-  CHECK(contains(r.output, "Score: 8/8"));
+  CHECK(contains(r.output, "== lab 06 matmul_copy, step 1 (1d): solutions/06_matmul_copy/matmul_copy.cu"));
+  CHECK(contains(r.output, "== lab 06 matmul_copy, step 2: solutions/06_matmul_copy/matmul_copy.cu"));
+  CHECK(r.output.find("step 1 (1d)") < r.output.find("step 2:"));  // in the steps' order, not the sections'
+  CHECK(contains(r.output, "Score: 15/15"));
+  // make run goes through both steps, the program's --step naming each.
+  const lab::RunResult run = lab::run_command({"make", "-s", "run", "LAB=06", "SRC=solutions", "BACKEND=cpu",
+                                               "ARGS=--m 20 --n 30 --k 5 --no-time"}, options);
+  CAPTURE(run.output);
+  CHECK(run.exited(0));
+  CHECK(contains(run.output, "lab 06 matmul_copy_1d (step 1 of 2)"));
+  CHECK(contains(run.output, "lab 06 matmul_copy (step 2 of 2)"));
   fs::remove_all(copy);
 }
 

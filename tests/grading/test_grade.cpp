@@ -60,13 +60,17 @@ Graded grade_fast(const std::string& src, const std::string& lab, const std::vec
 
 using lab_test::contains;
 
-// The line "  <check>: <STATUS> ..." of the grading output.
+// The line "  <check>: <STATUS> ..." of the grading output; of a lab in steps, which has one per
+// step, the first that failed, else the first.
 std::string check_line(const std::string& output, const std::string& check) {
   std::istringstream lines(output);
+  std::string first;
   for (std::string line; std::getline(lines, line);) {
-    if (line.rfind("  " + check + ": ", 0) == 0) return line;
+    if (line.rfind("  " + check + ": ", 0) != 0) continue;
+    if (contains(line, ": FAIL")) return line;
+    if (first.empty()) first = line;
   }
-  return "";
+  return first;
 }
 
 // The score the grader printed last, "Score: X/Y".
@@ -88,7 +92,9 @@ bool any_of(const std::string& options, Pred pred) {
 
 // Grades every lab of SRC, JOBS at a time, and checks what any such grading prints: exit 0,
 // SCORE as its last line, and the labs one after another, whatever order they finished in:
-// each lab's header, then its subtotal line, which starts with "lab NN: " + SUBTOTAL.
+// each lab's header, then its subtotal line, which starts with "lab NN: " + SUBTOTAL; a lab in
+// steps, each step's, in their order ("== lab 03 matmul_register, step 1 (1d): ...", then
+// "lab 03, step 1: " + SUBTOTAL).
 Graded grade_every_lab(const std::string& src, const std::string& score, const std::string& subtotal, int jobs = 1) {
   const Graded g = run_grader({"--src", src, "--jobs", std::to_string(jobs)});
   CAPTURE(g.run.output);
@@ -96,14 +102,17 @@ Graded grade_every_lab(const std::string& src, const std::string& score, const s
   CHECK(last_line(g.run.output) == score);
   size_t previous_end = 0;
   for (const lab::LabEntry& e : lab::labs()) {
-    CAPTURE(e.number);
-    const size_t header = g.run.output.find("== lab " + e.number + " ");
-    const size_t end = g.run.output.find("\nlab " + e.number + ": " + subtotal);
-    REQUIRE(header != std::string::npos);
-    REQUIRE(end != std::string::npos);
-    CHECK(previous_end < header);
-    CHECK(header < end);
-    previous_end = end;
+    for (const lab::LabStep& step : e.step_list()) {
+      CAPTURE(step.title);
+      const std::string step_text = step.count > 1 ? ", step " + std::to_string(step.number) : "";
+      const size_t header = g.run.output.find("== " + step.title + ": ");
+      const size_t end = g.run.output.find("\nlab " + e.number + step_text + ": " + subtotal);
+      REQUIRE(header != std::string::npos);
+      REQUIRE(end != std::string::npos);
+      CHECK(previous_end < header);
+      CHECK(header < end);
+      previous_end = end;
+    }
   }
   return g;
 }
@@ -117,10 +126,14 @@ bool valid_json(const std::string& path) {
 TEST_SUITE("grade") {
 
 TEST_CASE("every solution grades full marks on build, correctness, safety and technique" * doctest::skip(lab_test::kNoCpuSolutions)) {
-  const Graded g = grade_every_lab("solutions", "Score: 48/48", "");
+  const Graded g = grade_every_lab("solutions", "Score: 54/54", "");
   CAPTURE(g.run.output);
   CHECK_FALSE(contains(g.run.output, "FAIL"));
-  CHECK(contains(g.results_json, "\"score\": 48"));
+  CHECK(contains(g.results_json, "\"score\": 54"));
+  // Each step of lab 03 is a part of its own, its build graded once, with the first.
+  CHECK(contains(g.results_json, "\"name\": \"lab 03 matmul_register, step 2 (2d): technique\""));
+  CHECK(contains(g.run.output, "\nlab 03, step 1: 6/6\n"));
+  CHECK(contains(g.run.output, "\nlab 03, step 3: 5/5\n"));
   if (lab::run_command({"sh", "-c", "command -v python3"}).exited(0)) CHECK(valid_json("build/grade-test-reports/out/results.json"));
 }
 
@@ -142,7 +155,7 @@ TEST_CASE("make check's quick pass: build, correctness and safety, the solution 
 
 TEST_CASE("every skeleton grades 0, without a crash" * doctest::skip(lab_test::kNoCpuSolutions)) {
   // Three labs at once, as on a GPU machine: the same verdicts, printed in the same order.
-  const Graded g = grade_every_lab("build/skeletons", "Score: 0/48", "0/", 3);
+  const Graded g = grade_every_lab("build/skeletons", "Score: 0/54", "0/", 3);
   CAPTURE(g.run.output);
   CHECK_FALSE(contains(g.run.output, "killed by"));
   // A skeleton writes nothing: that is what it is told, not a race, and its build's point is
@@ -156,7 +169,7 @@ TEST_CASE("every variant of the solutions grades full marks" * doctest::skip(lab
   // Other tile sizes, other thread layouts, other reductions: other routes to a right answer.
   const std::pair<const char*, const char*> variants[] = {
       {"solutions/variants/rows_on_x", "01"},   {"solutions/variants/coarsened", "02"}, {"build/variants/tile16", "02"},
-      {"build/variants/tile128", "03"},         {"build/variants/wide", "03"},          {"build/variants/tile32", "04"},
+      {"build/variants/tile128", "03"},         {"build/variants/wide", "03"},          {"build/variants/row_1d", "03"},          {"build/variants/tile32", "04"},
       {"build/variants/unpadded", "04"},        {"build/variants/no_launch_bounds", "04"},
       {"solutions/variants/reduction_ladder", "05"}, {"build/variants/shuffle_atomic", "05"},
   };
@@ -197,6 +210,10 @@ TEST_CASE("each wrong submission is caught by its check, and by make check where
       {"build/corpus/naive_as_02", "02", "technique", "loaded 4.12 bytes from global memory per multiply-add"},
       {"build/corpus/decoy_shared_02", "02", "technique", "loaded 4.12 bytes from global memory per multiply-add"},
       {"build/corpus/naive_as_03", "03", "technique", "per thread"},
+      // A ladder's classic mistakes: lab 02's one output per thread handed in as step 1 (right,
+      // but no register tile), and step 2's store without its column guard.
+      {"build/corpus/one_output_1d_03", "03", "technique", "1.00 per thread"},
+      {"build/corpus/no_col_guard_2d_03", "03", "correctness", "wrote outside the output"},
       {"build/corpus/naive_as_04", "04", "technique", "their stores 12%"},
       {"build/corpus/host_sum_05", "05", "technique", "copied between host and device memory 2 times"},
       {"build/corpus/swapped_indices_04", "04", "correctness", "copied, not transposed"},
@@ -323,7 +340,7 @@ TEST_CASE("a lab file that is a link, a FIFO or empty fails the build with a lin
       {"file_link", "matmul_naive.cu is a symbolic link: hand in the file itself"},
       {"folder_link", "01_matmul_naive is a symbolic link: hand in the file itself"},
       {"fifo", "matmul_naive.cu is not a regular file"},
-      {"empty", "matmul_naive.cu does not define matmul_naive(...), the launcher the lab program calls"},
+      {"empty", "matmul_naive.cu does not define matmul_naive(...), a launcher the lab program calls"},
   };
   for (const auto& [name, says] : cases) {
     SUBCASE(name) {

@@ -45,7 +45,7 @@ std::string lab_block(const std::string& output, const std::string& from) {
 }
 
 grade::LabResult lab01_result() {
-  grade::LabResult r{"01_matmul_naive", "matmul_naive.cu", {}};
+  grade::LabResult r{"01_matmul_naive", "matmul_naive.cu", {}, ""};
   grade::CheckResult build("build", grade::Status::kPass, 1);
   build.points = 1;
   grade::CheckResult correctness("correctness", grade::Status::kFail, 5);
@@ -229,7 +229,10 @@ TEST_CASE("make status keeps each lab's best and latest run, per folder, across 
   CHECK(contains(second, "last run: 0/8 on "));
   CHECK(contains(second, " by make check (build, correctness and safety only); no make grade run yet"));
   CHECK(contains(second, "failing: correctness: 0 of 3 shapes correct"));
-  CHECK(contains(line_of(status.output, "  lab 03 "), "not started"));
+  // Lab 03 is in steps: a line for it, then one per step, each a unit of progress.
+  CHECK(contains(line_of(status.output, "  lab 03 "), "matmul_register, in 3 steps:"));
+  CHECK(contains(line_of(status.output, "    step 1 (1d) "), "not started"));
+  CHECK(contains(line_of(status.output, "    step 3 "), "not started"));
   CHECK(contains(status.output, "Next: lab 02 (labs/02_matmul_tiled/README.md)"));
 
   // The solutions' run is theirs alone: labs/ keeps its latest (0/8), solutions/ gets a history.
@@ -258,6 +261,21 @@ TEST_CASE("make status keeps each lab's best and latest run, per folder, across 
   CHECK(contains(corrupt.output, "history.tsv:7: "));
   CHECK(contains(corrupt.output, "a run was cut short"));
   CHECK(contains(lab_block(corrupt.output, "  lab 01 "), "done (best 8/8 on "));
+
+  // Lab 02 and lab 03's first step done (lines as the grader writes them): step 2 is next.
+  std::ofstream lines(history, std::ios::app);
+  lines << "\n";  // after the line cut short
+  for (const char* lab : {"02_matmul_tiled", "03_matmul_register.1d"}) {
+    grade::HistoryLine done{"2026-11-26 10:00:00", lab, "grade", "cpu", 6, 6, {{"correctness", "OK"}, {"performance", "WAIVED"}}, "build/grade/x", {}};
+    lines << grade::format_line(done) << "\n";
+  }
+  lines.close();
+  const lab::RunResult stepped = make({"status"});
+  CAPTURE(stepped.output);
+  CHECK(contains(line_of(stepped.output, "    step 1 (1d) "), "done (best 6/6 on 2026-11-26 10:00)"));
+  CHECK(contains(line_of(stepped.output, "    step 2 (2d) "), "not started"));
+  CHECK(contains(stepped.output, "Next: lab 03, step 2 (2d) (labs/03_matmul_register/README.md): "
+                                 "make run LAB=03 STEP=2 and make check LAB=03 after each edit"));
   fs::remove_all(copy);
 }
 

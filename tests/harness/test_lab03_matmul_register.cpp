@@ -1,14 +1,47 @@
-// Lab 03's solution is right on every shape: partial 256×128 tiles at each edge, K not a
-// multiple of the 8-deep tile, sizes that rule out float4 accesses, 1-wide matrices.
+// Lab 03's solution is right at every step on every shape: partial tiles at each edge of the
+// step's block tile (64×64, 128×128, 256×128), K not a multiple of the 8-deep tile, sizes that
+// rule out float4 accesses (step 3), 1-wide matrices. Its skeleton fails cleanly at every step.
 #include <doctest/doctest.h>
 
 #include "tests/lab_programs.h"
 
 using lab_test::matmul;
+using lab_test::Shape;
+using lab_test::contains;
+
+namespace {
+
+// The shapes at one step of the lab: --step and its number added to each.
+std::vector<Shape> at_step(const std::string& step, std::vector<Shape> shapes) {
+  for (Shape& s : shapes) {
+    s.name = "step " + step + " " + s.name;
+    s.args.insert(s.args.end(), {"--step", step});
+  }
+  return shapes;
+}
+
+}  // namespace
 
 TEST_SUITE("lab03") {
 
-TEST_CASE("the solution passes every shape" * doctest::skip(lab_test::kNoSolutions)) {
+TEST_CASE("step 1's solution (a line of 8 outputs per thread) passes every shape" * doctest::skip(lab_test::kNoSolutions)) {
+  lab_test::check_solution_passes("03_matmul_register", at_step("1", {
+      matmul(1, 1, 1), matmul(1, 300, 1), matmul(300, 1, 77), matmul(17, 31, 13),
+      matmul(63, 64, 7), matmul(65, 63, 9), matmul(64, 65, 8),  // a 64x64x8 tile, +-1
+      matmul(255, 257, 129), matmul(1000, 40, 72), matmul(5, 0, 5), matmul(9, 8, 0),
+  }));
+}
+
+TEST_CASE("step 2's solution (8x8 outputs per thread) passes every shape" * doctest::skip(lab_test::kNoSolutions)) {
+  lab_test::check_solution_passes("03_matmul_register", at_step("2d", {
+      matmul(1, 1, 1), matmul(1, 300, 1), matmul(300, 1, 77), matmul(17, 31, 13),
+      matmul(127, 128, 7), matmul(129, 127, 9), matmul(128, 129, 8),  // a 128x128x8 tile, +-1
+      matmul(255, 257, 129), matmul(40, 1000, 72), matmul(5, 0, 5), matmul(9, 8, 0),
+  }));
+}
+
+TEST_CASE("step 3's solution, the tuned kernel, passes every shape, and is the program's default" *
+          doctest::skip(lab_test::kNoSolutions)) {
   lab_test::check_solution_passes("03_matmul_register", {
       matmul(1, 1, 1), matmul(1, 300, 1), matmul(300, 1, 77), matmul(17, 31, 13),
       matmul(255, 128, 129), matmul(257, 127, 128), matmul(256, 129, 127),  // a 256x128 tile, +-1
@@ -23,8 +56,23 @@ TEST_CASE("the solution passes every shape" * doctest::skip(lab_test::kNoSolutio
   });
 }
 
-TEST_CASE("the skeleton fails cleanly" * doctest::skip(lab_test::kNoSolutions)) {
-  lab_test::check_skeleton_fails("03_matmul_register", {matmul(1, 1, 1), matmul(130, 140, 40)});
+TEST_CASE("the skeleton fails cleanly at every step" * doctest::skip(lab_test::kNoSolutions)) {
+  for (const std::string step : {"1", "2", "3"}) {
+    lab_test::check_skeleton_fails("03_matmul_register", at_step(step, {matmul(1, 1, 1), matmul(130, 140, 40)}));
+  }
+}
+
+TEST_CASE("a step is named by its number or its name, and the header says which" * doctest::skip(lab_test::kNoSolutions)) {
+  for (const std::string& backend : lab_test::backends()) {
+    const std::string program = lab_test::program(backend, lab_test::kSolutions, "03_matmul_register");
+    const lab::RunResult named = lab_test::run(program, {"--step", "1d", "--m", "70", "--n", "66", "--k", "9", "--no-time", "--no-edges"});
+    CAPTURE(named.output);
+    CHECK(named.exited(0));
+    CHECK(contains(named.output, "lab 03 matmul_register_1d (step 1 of 3)\n"));
+    const lab::RunResult last = lab_test::run(program, {"--m", "70", "--n", "66", "--k", "9", "--no-time", "--no-edges"});
+    CHECK(contains(last.output, "lab 03 matmul_register (step 3 of 3)\n"));
+    lab_test::check_bad_arguments("03_matmul_register", {"--step", "4"}, "lab 03 has no step '4': its steps are 1 (1d), 2 (2d), 3");
+  }
 }
 
 }  // TEST_SUITE
