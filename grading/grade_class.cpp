@@ -80,12 +80,6 @@ std::string read_text(const std::string& path) {
   return text.str();
 }
 
-bool write_text(const std::string& path, const std::string& text) {
-  const std::string tmp = path + ".tmp";
-  std::ofstream(tmp, std::ios::binary | std::ios::trunc) << text;
-  return std::rename(tmp.c_str(), path.c_str()) == 0;
-}
-
 // The class's seed: asked for, else the one OUT was graded with, else a new one (kept in OUT).
 uint64_t class_seed(const Options& o) {
   const std::string path = o.out + "/class-seed";
@@ -94,7 +88,7 @@ uint64_t class_seed(const Options& o) {
     std::istringstream kept(read_text(path));
     if (!(kept >> seed)) seed = std::random_device{}() % 1000000000;
   }
-  if (!write_text(path, std::to_string(seed) + "\n")) cannot_run("cannot write " + path);
+  if (!grade::write_atomically(path, std::to_string(seed) + "\n")) cannot_run("cannot write " + path);
   return seed;
 }
 
@@ -157,10 +151,10 @@ grade::GradebookRow grade_student(const Class& c, const grade::Student& s, int w
   // One GPU per worker (see main): the grader and its student programs see only that one.
   if (c.backend == "gpu") options.env = {"CUDA_VISIBLE_DEVICES=" + std::to_string(worker % int(c.gpus.size()))};
   const lab::RunResult r = lab::run_command(grader_command(c, p.root, report, row.seed), options);
-  write_text(report + "/grade.log", r.output);
+  grade::write_atomically(report + "/grade.log", r.output);
   if (interrupted) return row.status = "not graded: interrupted (run again to go on)", row;
   if (grade::read_results(report + "/results.json", p.root, c.labs, &row) && r.exited(0)) {
-    write_text(dir + "/done", stamp);
+    grade::write_atomically(dir + "/done", stamp);
   } else if (row.status == "graded") {
     row.status = "could not grade: the grader " + r.describe() + " (its output: " + row.report + "/grade.log)";
   }
@@ -315,8 +309,8 @@ void write_outputs(const Class& c, std::vector<grade::GradebookRow>& rows) {
     if (r.device.empty() && r.status != "graded") continue;
     if (r.device.empty()) r.device = info.device;
   }
-  if (!write_text(c.o.out + "/gradebook.csv", grade::gradebook_csv(rows, c.labs)) ||
-      !write_text(c.o.out + "/class.html", grade::class_page(rows, c.labs, info))) {
+  if (!grade::write_atomically(c.o.out + "/gradebook.csv", grade::gradebook_csv(rows, c.labs)) ||
+      !grade::write_atomically(c.o.out + "/class.html", grade::class_page(rows, c.labs, info))) {
     cannot_run("cannot write the gradebook into " + c.o.out);
   }
 }

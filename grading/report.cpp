@@ -35,6 +35,12 @@ std::string json_string(const std::string& s) {
   return out + "\"";
 }
 
+std::string lab_title(const LabResult& lab) {
+  return lab.title.empty() ? "lab " + lab.lab.substr(0, 2) + " " + lab.lab.substr(3) : lab.title;
+}
+
+}  // namespace
+
 // Makes the folder first: a report folder inside the build folder (as --out and --build-dir may
 // name) is gone when a new grader empties that (grading/build_folder.h).
 bool write_atomically(const std::string& path, const std::string& text) {
@@ -46,12 +52,6 @@ bool write_atomically(const std::string& path, const std::string& text) {
   out.close();
   return out && std::rename(tmp.c_str(), path.c_str()) == 0;
 }
-
-std::string lab_title(const LabResult& lab) {
-  return lab.title.empty() ? "lab " + lab.lab.substr(0, 2) + " " + lab.lab.substr(3) : lab.title;
-}
-
-}  // namespace
 
 std::string points_text(double p) {
   char text[32];
