@@ -9,7 +9,7 @@
 #include <cmath>
 #include <cstring>
 #include <filesystem>
-#include <mutex>
+#include <future>
 #include <random>
 #include <sstream>
 #include <utility>
@@ -385,13 +385,22 @@ std::vector<std::string> build_failure(const Context& ctx, const LabRubric& lab,
   std::vector<std::string> names;
   for (const auto& f : flavors) names.push_back(f.first);
   const std::vector<std::string> paths = make_program_parts(ctx, student.copies, lab, names);
-  if (const Built b = fenced_build(ctx, lab, student, flavors[0].first, flavors[0].second, paths[0]); !b.ok) {
-    return b.refusal.empty() ? failed_build_report(lab, student, b.log) : b.refusal;
+  // The flavors' builds run at once (each compiles the one file and links: on the CPU backend
+  // four compiles, most of a lab's build), and are judged in order: the main build's failure
+  // is the one reported, as if the others had not run.
+  std::vector<std::future<Built>> builds;
+  for (size_t i = 0; i < flavors.size(); ++i) {
+    flavors[i].second->sanitizer = i > 0 && flavors[i].first != "cpu-count";
+    builds.push_back(std::async(std::launch::async, [&, i] {
+      return fenced_build(ctx, lab, student, flavors[i].first, flavors[i].second, paths[i]);
+    }));
   }
+  std::vector<Built> built;
+  for (std::future<Built>& b : builds) built.push_back(b.get());
+  if (const Built& b = built[0]; !b.ok) return b.refusal.empty() ? failed_build_report(lab, student, b.log) : b.refusal;
   if (std::vector<std::string> why = forbidden_in_object(ctx, programs->main.object); !why.empty()) return why;
   for (size_t i = 1; i < flavors.size(); ++i) {
-    flavors[i].second->sanitizer = flavors[i].first != "cpu-count";
-    if (const Built b = fenced_build(ctx, lab, student, flavors[i].first, flavors[i].second, paths[i]); !b.ok) {
+    if (const Built& b = built[i]; !b.ok) {
       if (!b.refusal.empty()) return b.refusal;
       std::vector<std::string> why = {"the " + flavors[i].first + " build failed:"};
       const std::vector<std::string> shown = quote_output(b.log, 12);
@@ -726,13 +735,10 @@ struct SolutionTime {
   std::string why;
 };
 
-// A timed pass of PROGRAM, holding the GPU: labs graded at once prepare their inputs and check
-// their outputs side by side, but their timed calls never share the GPU (the other checks have
-// ended before any lab's performance check starts: grading/grade.cpp).
+// A timed pass of PROGRAM, alone: labs graded at once prepare their inputs and check their
+// outputs side by side, but no other lab program runs while one is timed (run_program).
 Pass timed_pass(const Context& ctx, const Program& program, const Cases& cases, const Limits& limits) {
-  static std::mutex gpu;
-  const std::lock_guard<std::mutex> hold(gpu);
-  return serve_pass(ctx, program, cases, {0}, {}, limits);
+  return serve_pass(ctx, program, cases, {0}, {}, limits, true);
 }
 
 SolutionTime time_solution(const Context& ctx, const LabRubric& lab, const Program& solution) {
