@@ -8,12 +8,12 @@
 #include <filesystem>
 #include <fstream>
 #include <mutex>
-#include <shared_mutex>
 #include <sstream>
 
 #include "common/descendants.h"
 #include "common/timing.h"
 #include "grading/isolation.h"
+#include "grading/turns.h"
 #include "common/rep_check.h"
 
 namespace grade {
@@ -54,16 +54,6 @@ bool has_error(const std::string& result_path) {
   return !r.launch_error.empty() || !r.run_error.empty();
 }
 
-// Labs graded at once (--jobs) run their programs side by side, but never a solution's beside
-// a student's: the solution runs as the same user (nobody), and a student process alive beside
-// it could kill it (its shapes would then be left out of the score) or read its folders. Student
-// runs share the lock; a solution's run holds it alone, from its start to the end of the
-// cleanup of what the runs before it left behind.
-std::shared_mutex& run_turns() {
-  static std::shared_mutex turns;
-  return turns;
-}
-
 }  // namespace
 
 double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
@@ -81,7 +71,7 @@ std::string fmt(const char* format, double a, double b, double c) {
 
 lab::RunResult run_program(const Context& ctx, const Program& program, const std::vector<std::string>& args,
                            const std::vector<std::string>& env, const std::vector<std::string>& wrapper, double timeout_s,
-                           std::function<bool()> stop_early, const std::function<void()>& started) {
+                           std::function<bool()> stop_early, const std::function<void()>& started, bool alone) {
   if (fingerprint(program.path) != program.fingerprint) {
     lab::RunResult tampered;
     tampered.spawn_failed = true;
@@ -109,10 +99,8 @@ lab::RunResult run_program(const Context& ctx, const Program& program, const std
       if (!path.empty() && exists(path)) own.push_back(std::filesystem::weakly_canonical(path).string());
     }
   }
-  std::unique_lock<std::shared_mutex> alone(run_turns(), std::defer_lock);
-  std::shared_lock<std::shared_mutex> beside(run_turns(), std::defer_lock);
-  if (program.solution) alone.lock();
-  else beside.lock();
+  static Turns turns;
+  const Turn turn(turns, alone ? Turns::Kind::alone : program.solution ? Turns::Kind::solution : Turns::Kind::student);
   if (started) started();
   lab::RunResult r = ctx.sandbox.run(ctx.sandbox.wrap(argv, options.timeout_s, program.sanitizer, own), options);
   lab::kill_descendants();
@@ -197,7 +185,7 @@ lab::RunResult run_limited(const Context& ctx, const Program& program, const Cas
 }
 
 Pass serve_pass(const Context& ctx, const Program& program, const Cases& cases, const std::vector<size_t>& which,
-                const std::vector<std::string>& env, const Limits& limits) {
+                const std::vector<std::string>& env, const Limits& limits, bool alone) {
   Pass pass;
   pass.seconds.assign(cases.cases.size(), -1);
   pass.stopped.assign(cases.cases.size(), "");
@@ -233,7 +221,7 @@ Pass serve_pass(const Context& ctx, const Program& program, const Cases& cases, 
       advance();
       too_slow = current < which.size() && seconds_since(case_start) > limits.per_case[which[current]];
       return too_slow;
-    }, started);
+    }, started, alone);
     advance();
     if (current == which.size()) break;
     // A case that ends in a CUDA error ends the process on purpose: go on from the next one.

@@ -25,13 +25,14 @@ std::string fmt(const char* format, double a, double b = 0, double c = 0);
 
 // Runs a built program, after checking that it is still the file that was built; then kills
 // whatever it left behind. `wrapper` runs it under a tool (compute-sanitizer, ncu). A timeout
-// of 0 is the rubric's timeout.run. With labs graded at once, a solution's program waits until no
-// student program runs, and a student's while a solution's does; STARTED is called when the
-// wait is over, and the timeout counts from then.
+// of 0 is the rubric's timeout.run. With labs graded at once, runs wait for their turn: a run
+// ALONE (a timed pass) until no other program runs, a solution's program while a student's runs
+// and the other way round; STARTED is called when the wait is over, and the timeout counts
+// from then.
 lab::RunResult run_program(const Context& ctx, const Program& program, const std::vector<std::string>& args,
                            const std::vector<std::string>& env = {}, const std::vector<std::string>& wrapper = {},
                            double timeout_s = 0, std::function<bool()> stop_early = nullptr,
-                           const std::function<void()>& started = nullptr);
+                           const std::function<void()>& started = nullptr, bool alone = false);
 
 // The cases written into a folder for `--serve`, and the inputs the grader keeps.
 struct Cases {
@@ -74,8 +75,9 @@ struct Pass {
   std::vector<std::string> stopped;  // why there is no result ("" when there is one)
   std::string failed_output;         // what the first process that died printed, if anything
 };
+// ALONE: the pass's runs share the lab programs' turns with no other run (run_program).
 Pass serve_pass(const Context& ctx, const Program& program, const Cases& cases, const std::vector<size_t>& which,
-                const std::vector<std::string>& env, const Limits& limits);
+                const std::vector<std::string>& env, const Limits& limits, bool alone = false);
 
 // The verdict on one case: what the program wrote back, compared with the reference.
 struct CaseVerdict {

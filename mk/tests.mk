@@ -32,6 +32,7 @@ $(BUILD)/test/harness/test_bench: $(BENCH_HOST_OBJS)
 $(BUILD)/test/grading/test_technique $(BUILD)/test/grading/test_sandbox $(BUILD)/test/grading/test_submission \
   $(BUILD)/test/grading/test_build_folder: $(filter-out %/grade.o,$(GRADER_OBJS))
 $(BUILD)/test/grading/test_utf8 $(BUILD)/test/grading/test_grade: $(BUILD)/host/grading/utf8.o
+$(BUILD)/test/grading/test_turns: $(BUILD)/host/grading/turns.o
 $(BUILD)/test/grading/test_grade: $(BUILD)/host/grading/progress.o $(BUILD)/host/grading/report.o
 # make status's tests read and write histories, and run make status and the grader in a copy.
 $(BUILD)/test/grading/test_status: $(patsubst %,$(BUILD)/host/grading/%.o,progress report utf8) $(STATUS) $(GRADER)

@@ -1,0 +1,83 @@
+// The turns at running lab programs (grading/turns.h): who may run beside whom, and in what order.
+#include "grading/turns.h"
+
+#include <doctest/doctest.h>
+
+#include <chrono>
+#include <mutex>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace {
+
+using grade::Turns;
+using Kind = Turns::Kind;
+
+// Runs that each hold a turn for a while, started one after another in the order given, and
+// the order and overlap in which they ran.
+struct Runs {
+  Turns turns;
+  std::mutex mutex;
+  std::vector<std::string> events;  // "+name" when a run got its turn, "-name" when it ended
+  std::vector<std::thread> threads;
+
+  void log(const std::string& event) {
+    const std::lock_guard<std::mutex> hold(mutex);
+    events.push_back(event);
+  }
+  // Starts a run of KIND that holds its turn for MS milliseconds, once it has asked for it
+  // here: the runs ask in the order they are started.
+  void start(const std::string& name, Kind kind, int ms) {
+    const uint64_t ticket = turns.ask();
+    threads.emplace_back([this, name, kind, ms, ticket] {
+      turns.enter(ticket, kind);
+      log("+" + name);
+      std::this_thread::sleep_for(std::chrono::milliseconds(ms));
+      log("-" + name);
+      turns.leave();
+    });
+  }
+  std::vector<std::string> finish() {
+    for (std::thread& t : threads) t.join();
+    return events;
+  }
+};
+
+}  // namespace
+
+TEST_SUITE("turns") {
+  TEST_CASE("student runs share their turn; so do the solution's, but never with a student's") {
+    Runs runs;
+    runs.start("s1", Kind::student, 200);
+    runs.start("s2", Kind::student, 200);
+    runs.start("sol1", Kind::solution, 200);
+    runs.start("sol2", Kind::solution, 200);
+    const std::vector<std::string> events = runs.finish();
+    REQUIRE(events.size() == 8);
+    // The two students side by side (in either order), then the two solutions side by side.
+    const auto phase = [&](size_t first) { return std::set<std::string>(events.begin() + first, events.begin() + first + 2); };
+    CHECK(phase(0) == std::set<std::string>{"+s1", "+s2"});
+    CHECK(phase(2) == std::set<std::string>{"-s1", "-s2"});
+    CHECK(phase(4) == std::set<std::string>{"+sol1", "+sol2"});
+    CHECK(phase(6) == std::set<std::string>{"-sol1", "-sol2"});
+  }
+
+  TEST_CASE("a run alone waits for those under way, and the runs that asked after it wait for it") {
+    Runs runs;
+    runs.start("s1", Kind::student, 200);
+    runs.start("timed", Kind::alone, 100);
+    runs.start("s2", Kind::student, 50);  // asks while s1 still runs: it must not go in beside s1
+    const std::vector<std::string> events = runs.finish();
+    CHECK(events == std::vector<std::string>{"+s1", "-s1", "+timed", "-timed", "+s2", "-s2"});
+  }
+
+  TEST_CASE("two runs alone never overlap") {
+    Runs runs;
+    runs.start("t1", Kind::alone, 100);
+    runs.start("t2", Kind::alone, 100);
+    const std::vector<std::string> events = runs.finish();
+    CHECK(events == std::vector<std::string>{"+t1", "-t1", "+t2", "-t2"});
+  }
+}
