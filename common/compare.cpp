@@ -158,7 +158,27 @@ class Tally {
   int64_t interior_right_[kTiles] = {};
 };
 
+// The report of N elements that all matched: what the tally gives, without its cost per element
+// (on the grader's 8192x4096 transpose, 8 s against 0.1 s for a memcmp, on the 2-core CPU
+// machine): the tally runs only where something is wrong.
+CheckReport all_right(size_t n) {
+  CheckReport report;
+  report.checked = int64_t(n);
+  return report;
+}
+
 }  // namespace
+
+size_t count_nonfinite(const float* x, size_t n) {
+  // A float is finite unless its exponent bits are all ones: a loop the compiler vectorizes.
+  size_t nonfinite = 0;
+  for (size_t i = 0; i < n; ++i) {
+    uint32_t bits;
+    std::memcpy(&bits, &x[i], sizeof bits);
+    nonfinite += (bits & 0x7F800000u) == 0x7F800000u;
+  }
+  return nonfinite;
+}
 
 bool is_poison(float x) {
   unsigned char bytes[sizeof x];
@@ -198,8 +218,9 @@ CheckReport check_matmul(const float* C, int M, int N, const MatmulReference& re
 }
 
 CheckReport check_exact(const float* got, const float* expected, int rows, int cols, const float* input) {
-  Tally tally(rows, cols);
   const size_t n = size_t(rows) * size_t(cols);
+  if (std::memcmp(got, expected, n * sizeof(float)) == 0) return all_right(n);
+  Tally tally(rows, cols);
   bool same_bits = true;
   for (size_t i = 0; i < n; ++i) {
     // Bit-exact: compare representations, so that -0.0 != 0.0 and NaN != NaN.
@@ -235,6 +256,7 @@ CheckReport check_dot(float got, const DotReference& ref) {
 }
 
 CheckReport check_finite(const float* got, int64_t rows, int64_t cols) {
+  if (count_nonfinite(got, size_t(rows * cols)) == 0) return all_right(size_t(rows * cols));
   Tally tally(rows, cols);
   for (int64_t i = 0; i < rows * cols; ++i) {
     const bool finite = std::isfinite(got[i]);

@@ -59,6 +59,9 @@ CheckReport check_dot(float got, const DotReference& ref);
 // The NaN poison of common/fill.h, bit for bit: an element nobody wrote.
 bool is_poison(float x);
 
+// How many of the N floats at X are NaN or infinite.
+size_t count_nonfinite(const float* x, size_t n);
+
 // Every element is a finite number: for the rows a sampled check skipped, which must still
 // have been written.
 CheckReport check_finite(const float* got, int64_t rows, int64_t cols);

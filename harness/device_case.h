@@ -34,6 +34,9 @@ class DeviceCase {
   void set_inputs(const std::vector<Edit>& edits);
 
   std::vector<float> output() const;
+  // The output into HOST, which holds output_count() floats.
+  void download_output(float* host) const { output_.download(host); }
+  size_t output_count() const { return output_.size(); }
   // Canaries overwritten before and after the output.
   std::pair<size_t, size_t> damaged_guards() const { return output_.damaged_guards(); }
   // Names of the inputs whose device copy no longer equals `inputs`.
