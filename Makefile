@@ -46,6 +46,10 @@ made_src = $(filter $(SRC:%/=%),$(patsubst %/,%,$(dir $(patsubst %/,%,$(dir $(VA
 make_src_files = $(if $(made_src),{ $(MAKE) --no-print-directory -s $(filter $(made_src)/%,$(VARIANT_FILES)) >/dev/null || \
   { echo "make: could not make $(SRC) (its list: tests/corpus/corpus.txt or solutions/variants/variants.txt)" >&2; exit 2; }; } &&)
 
+# Builds $(1) with a job per core: the grader is two dozen files, and make runs one job at a
+# time unless told otherwise (on the H100 box's 16 cores, its first build took a minute).
+build_in_parallel = $(MAKE) --no-print-directory -j$$(nproc) $(1)
+
 # A lab in steps (labs.txt) is run step by step: STEP=2 (or its name, 2d) runs one, and without
 # STEP every step runs in turn. $(1) the lab, $(2) the command, to which --step S is added; the
 # worst exit status of the runs (0 correct, 1 wrong, 2 could not run).
@@ -82,7 +86,8 @@ PROFILE_FLAVOR = $(if $(filter gpu,$(BACKEND)),gpu,cpu-count)
 # on the rubric's edge shapes, without technique and performance (nothing is timed); its reports
 # go to build/check, and make status shows its runs as make check's.
 ## after each edit: build, correctness and safety as make grade checks them, in seconds (LAB=03)
-check: deps-backend $(GRADER)
+check: deps-backend
+	@$(call build_in_parallel,$(GRADER))
 	@$(make_src_files) $(GRADER) --quick --src $(call shell_quote,$(SRC)) --backend $(BACKEND) $(if $(LAB),--lab $(LAB)) $(if $(SEED),--seed $(SEED)) \
 	  $(if $(RUBRIC),--rubric "$(RUBRIC)") $(if $(JOBS),--jobs $(JOBS)); status=$$?; \
 	  [ $$status -eq 0 ] || echo "(the grader exited with status $$status)"; exit $$status
@@ -91,7 +96,8 @@ check: deps-backend $(GRADER)
 # fails below full marks; RUBRIC=file. The grader's own exit status (0 ran, 1 below full marks
 # with STRICT=1, 2 could not run) is printed: make reports any failure as its own status 2.
 ## grade your labs: every lab, or LAB=03; SRC=folder a submission; SEED=, STRICT=1, RUBRIC=file
-grade: deps-backend $(GRADER)
+grade: deps-backend
+	@$(call build_in_parallel,$(GRADER))
 	@$(make_src_files) $(GRADER) --src $(call shell_quote,$(SRC)) --backend $(BACKEND) $(if $(LAB),--lab $(LAB)) $(if $(SEED),--seed $(SEED)) \
 	  $(if $(STRICT),--strict) $(if $(RUBRIC),--rubric "$(RUBRIC)") $(if $(JOBS),--jobs $(JOBS)); status=$$?; \
 	  [ $$status -eq 0 ] || echo "(the grader exited with status $$status)"; exit $$status
@@ -101,7 +107,8 @@ grade: deps-backend $(GRADER)
 # student's report. ROSTER=file.csv (id, name, nickname) gives every student of the class a row;
 # SEED=N the class's seed; LAB=, RUBRIC= as for make grade. A rerun grades only what changed.
 ## grade a class: SUBMISSIONS=dir (a folder or archive per student); OUT=dir, ROSTER=file.csv, JOBS=N
-grade-class: deps-backend $(GRADER) $(GRADE_CLASS)
+grade-class: deps-backend
+	@$(call build_in_parallel,$(GRADER) $(GRADE_CLASS))
 	@[ -n "$(SUBMISSIONS)" ] || { echo "make grade-class: say which folder, e.g. make grade-class SUBMISSIONS=submissions" >&2; exit 2; }
 	@$(GRADE_CLASS) --submissions $(call shell_quote,$(SUBMISSIONS)) $(if $(OUT),--out $(call shell_quote,$(OUT))) \
 	  $(if $(ROSTER),--roster $(call shell_quote,$(ROSTER))) $(if $(JOBS),--jobs $(JOBS)) --backend $(BACKEND) $(if $(LAB),--lab $(LAB)) \
