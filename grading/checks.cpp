@@ -238,9 +238,8 @@ std::vector<std::string> quote_output(const std::string& text, size_t max_lines)
 
 namespace {
 
-// The student's file as the builds see it: a private copy of the one file (grading/submission.h),
-// in a folder named after the submission's path so that a reused build folder keeps one per
-// submission.
+// The student's file as the builds see it: a private copy of the one file, in a folder named
+// after its content (grading/submission.h).
 struct StudentCopy {
   std::string file;        // as handed in
   std::string copies;      // the folder of copies, the SRC of the student's builds
@@ -252,13 +251,13 @@ struct StudentCopy {
 StudentCopy copy_student_file(const Context& ctx, const LabRubric& lab, const std::string& file) {
   StudentCopy s;
   s.file = file;
-  s.copies = ctx.build_dir + "/submission/" + std::to_string(std::hash<std::string>{}(ctx.src));
+  std::string error;
+  s.copies = copy_by_content(file, ctx.build_dir + "/submission", lab.folder + "/" + lab.file(), &error);
+  if (s.copies.empty()) throw CannotGrade(error);
   s.copy = s.copies + "/" + lab.folder + "/" + lab.file();
   s.public_dir = ctx.build_dir + "/public";
   s.include_roots = ctx.include_roots;
   s.include_roots.push_back(std::filesystem::weakly_canonical(s.public_dir).string());
-  std::string error;
-  if (!copy_if_changed(file, s.copy, &error)) throw CannotGrade(error);
   return s;
 }
 
@@ -412,6 +411,22 @@ std::vector<std::string> build_failure(const Context& ctx, const LabRubric& lab,
 }
 
 }  // namespace
+
+bool build_shared(const Context& ctx, const std::vector<const LabRubric*>& labs) {
+  std::string folders, solved, flavors;
+  const auto add = [](std::string* list, const std::string& word) {
+    if ((" " + *list + " ").find(" " + word + " ") == std::string::npos) *list += (list->empty() ? "" : " ") + word;
+  };
+  for (const LabRubric* lab : labs) {
+    add(&folders, lab->folder);
+    if (ctx.have_solutions && exists("solutions/" + lab->folder + "/" + lab->file())) add(&solved, lab->folder);
+    LabPrograms programs;
+    for (const auto& f : flavors_needed(ctx, *lab, &programs)) add(&flavors, f.first);
+  }
+  bool built = run_make(ctx, {"program-parts", "LAB=" + folders, "SRC=labs", "PART_FLAVORS=" + flavors}).exited(0);
+  if (built && !solved.empty()) built = run_make(ctx, {"program", "LAB=" + solved, "SRC=solutions", "FLAVOR=" + ctx.backend}).exited(0);
+  return built;
+}
 
 CheckResult check_build(const Context& ctx, const LabRubric& lab, LabPrograms* programs) {
   const auto start = Clock::now();

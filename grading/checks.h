@@ -68,6 +68,11 @@ struct LabPrograms {
   Program solution;            // the solution's program (time limits; performance); may be empty
 };
 
+// Builds what the labs' builds share, for all of LABS at once (the programs' parts in every
+// flavor they need, the solutions' programs), so that the labs' own builds can then run side by
+// side, each writing only its own files. False when something failed to build: each lab's build
+// makes the same again, one lab at a time, and reports what fails.
+bool build_shared(const Context& ctx, const std::vector<const LabRubric*>& labs);
 // Builds the lab program(s) of one lab, once for all its steps; the check that says how it went.
 CheckResult check_build(const Context& ctx, const LabRubric& lab, LabPrograms* programs);
 // Sets *main_correct when every one of the rubric's main shapes passed: the later checks wait for it.

@@ -228,20 +228,33 @@ std::vector<grade::LabResult> grade_labs(const grade::Context& ctx, const std::v
                                          const std::string& build_stamp, int jobs) {
   std::vector<LabGrading> gradings;
   {
-    // Every lab is built first, one after another (their builds share the harness's objects):
-    // the builds run no student code, and each program's fingerprint is taken before any can.
+    // Every lab is built before any student code runs, so that each program's fingerprint is
+    // taken before any can: first what the labs' builds share, then each lab's own build, side
+    // by side when the shared part built.
     const grade::BuildLock lock(ctx.build_dir);
     std::string error;
     if (!grade::prepare_build_folder(ctx.build_dir, build_stamp, &error)) throw grade::CannotGrade(error);
-    for (const grade::LabRubric* l : labs) {
-      // The later steps of a lab in steps run the programs its first step's build made.
-      const bool built = !gradings.empty() && gradings.back().rubric->folder == l->folder;
-      grade::LabPrograms programs = built ? gradings.back().programs : grade::LabPrograms{};
-      grade::CheckResult build = built ? gradings.back().build : grade::check_build(ctx, *l, &programs);
-      for (grade::Program* p : {&programs.main, &programs.asan, &programs.tsan, &programs.count, &programs.solution}) {
+    const bool shared = grade::build_shared(ctx, labs);
+    // A lab in steps is built once, with its first step; the later steps run what it made.
+    std::vector<size_t> first_steps;
+    for (size_t i = 0; i < labs.size(); ++i) {
+      if (i == 0 || labs[i]->folder != labs[i - 1]->folder) first_steps.push_back(i);
+    }
+    std::vector<grade::LabPrograms> programs(labs.size());
+    std::vector<grade::CheckResult> builds(labs.size(), grade::CheckResult("build", grade::Status::kSkip, 0));
+    run_at_once(first_steps.size(), shared ? jobs : 1, [&](size_t k) {
+      builds[first_steps[k]] = grade::check_build(ctx, *labs[first_steps[k]], &programs[first_steps[k]]);
+    });
+    for (size_t i = 0; i < labs.size(); ++i) {
+      const grade::LabRubric* l = labs[i];
+      if (std::find(first_steps.begin(), first_steps.end(), i) == first_steps.end()) {
+        programs[i] = programs[i - 1];
+        builds[i] = builds[i - 1];
+      }
+      for (grade::Program* p : {&programs[i].main, &programs[i].asan, &programs[i].tsan, &programs[i].count, &programs[i].solution}) {
         p->step = l->step.count > 1 ? std::to_string(l->step.number) : "";
       }
-      gradings.push_back(LabGrading{l, programs, build, LabLog(jobs == 1), {}, {}});
+      gradings.push_back(LabGrading{l, programs[i], builds[i], LabLog(jobs == 1), {}, {}});
     }
   }
   if (jobs == 1) {

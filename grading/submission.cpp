@@ -1,8 +1,11 @@
 #include "grading/submission.h"
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -10,6 +13,7 @@
 #include <sstream>
 
 #include "common/subprocess.h"
+#include "grading/isolation.h"
 
 namespace grade {
 
@@ -93,25 +97,35 @@ std::string not_a_plain_file(const std::string& folder, const std::string& file)
   return "";
 }
 
-bool copy_if_changed(const std::string& file, const std::string& copy, std::string* error) {
+std::string copy_by_content(const std::string& file, const std::string& dir, const std::string& name, std::string* error) {
   bool ok = false;
   const std::string text = read_all(file, &ok);
-  if (!ok) {
-    *error = "cannot read " + file;
-    return false;
-  }
-  bool had = false;
-  if (read_all(copy, &had) == text && had) return true;
   std::error_code ec;
-  fs::create_directories(fs::path(copy).parent_path(), ec);
-  std::ofstream out(copy, std::ios::binary | std::ios::trunc);
-  out << text;
-  out.close();
-  if (ec || !out) {
-    *error = "cannot write the private copy " + copy;
-    return false;
+  fs::create_directories(dir, ec);
+  std::string incoming = dir + "/incoming-XXXXXX";
+  const int fd = ok && !ec ? mkstemp(incoming.data()) : -1;
+  if (fd < 0) {
+    *error = ok ? "cannot write a private copy in " + dir : "cannot read " + file;
+    return "";
   }
-  return true;
+  // Readable by the builds, which run as another user (mkstemp makes it the grader's alone).
+  const bool written = write(fd, text.data(), text.size()) == ssize_t(text.size()) && fchmod(fd, 0644) == 0;
+  close(fd);
+  const std::string hash = written ? fingerprint(incoming) : "";
+  const std::string folder = dir + "/" + hash;
+  const std::string copy = folder + "/" + name;
+  bool had = false;
+  if (!hash.empty() && read_all(copy, &had) == text && had) {
+    fs::remove(incoming, ec);
+    return folder;
+  }
+  fs::create_directories(fs::path(copy).parent_path(), ec);
+  if (hash.empty() || ec || std::rename(incoming.c_str(), copy.c_str()) != 0) {
+    fs::remove(incoming, ec);
+    *error = "cannot write the private copy " + copy;
+    return "";
+  }
+  return folder;
 }
 
 std::set<std::string> cxx_library_exports() {

@@ -17,9 +17,12 @@ namespace grade {
 // would block the build, a device would never end).
 std::string not_a_plain_file(const std::string& folder, const std::string& file);
 
-// Copies FILE to COPY (making its folder), unless COPY already holds the same bytes, so that a
-// reused build folder is not rebuilt for nothing. False with *error when it cannot.
-bool copy_if_changed(const std::string& file, const std::string& copy, std::string* error);
+// Copies FILE to DIR/<the SHA-256 of its bytes>/NAME, unless that copy exists already, and
+// returns that folder ("" with *error when it cannot). Named after its content, a copy is built
+// once in a reused build folder, whoever hands it in: resubmitted, or handed in by many
+// students of a class (each untouched skeleton). The bytes are read once, so the copy is what
+// the hash names even if FILE changes meanwhile.
+std::string copy_by_content(const std::string& file, const std::string& dir, const std::string& name, std::string* error);
 
 // The folders whose headers any build may read: the compilers' own (g++'s search list, the
 // CUDA Toolkit's folder) and the CPU backend's stand-ins for the toolkit's headers, resolved.

@@ -35,21 +35,24 @@ check-skeletons:
 	[ $$status -eq 0 ] && echo "check-skeletons: $(words $(SKELETONS)) skeletons match their solutions"; exit $$status
 
 
-# One lab program, in any flavor: make program LAB=02 SRC=some/folder FLAVOR=cpu-asan
-# (flavors: $(FLAVORS)). Prints its path.
-## one lab program: make program LAB=02 SRC=folder FLAVOR=cpu-asan; prints its path
+# Lab programs, in any flavor: make program LAB=02 SRC=some/folder FLAVOR=cpu-asan (flavors:
+# $(FLAVORS)); LAB="01 02" builds several at once. Prints each one's path, in LAB's order.
+require_labs = $(foreach l,$(or $(LAB),-),[ -n "$(call lab_name,$(l))" ] || \
+  { echo "make $(1): LAB= must name labs, e.g. LAB=02 or LAB=\"01 02\" (labs: $(LABS))" >&2; exit 2; };)
+## lab programs: make program LAB=02 SRC=folder FLAVOR=cpu-asan (LAB="01 02": several); prints their paths
 program:
-	@[ -n "$(call lab_name,$(LAB))" ] || { echo "make program: LAB= must name a lab (labs: $(LABS))" >&2; exit 2; }
-	@$(MAKE) --no-print-directory $(call lab_program,$(call lab_name,$(LAB)),$(SRC),$(FLAVOR)) >&2
-	@echo $(call lab_program,$(call lab_name,$(LAB)),$(SRC),$(FLAVOR))
+	@$(call require_labs,program)
+	@$(MAKE) --no-print-directory $(foreach l,$(LAB),$(call lab_program,$(call lab_name,$(l)),$(SRC),$(FLAVOR))) >&2
+	@$(foreach l,$(LAB),echo $(call lab_program,$(call lab_name,$(l)),$(SRC),$(FLAVOR));)
 # What those programs link besides the student's object, in each of PART_FLAVORS="cpu cpu-asan":
-# the grader builds these before it builds a student's file. Prints each flavor's program path.
+# the grader builds these before it builds a student's file. Prints each program's path, per
+# lab of LAB and per flavor.
 PART_FLAVORS ?= $(FLAVOR)
-## what the grader builds before a student file (LAB=, SRC=, PART_FLAVORS=)
+## what the grader builds before a student file (LAB= one or several, SRC=, PART_FLAVORS=)
 program-parts:
-	@[ -n "$(call lab_name,$(LAB))" ] || { echo "make program-parts: LAB= must name a lab (labs: $(LABS))" >&2; exit 2; }
-	@$(MAKE) --no-print-directory $(foreach f,$(PART_FLAVORS),$(call lab_program_parts,$(call lab_name,$(LAB)),$(f))) >&2
-	@$(foreach f,$(PART_FLAVORS),echo $(call lab_program,$(call lab_name,$(LAB)),$(SRC),$(f));)
+	@$(call require_labs,program-parts)
+	@$(MAKE) --no-print-directory $(foreach l,$(LAB),$(foreach f,$(PART_FLAVORS),$(call lab_program_parts,$(call lab_name,$(l)),$(f)))) >&2
+	@$(foreach l,$(LAB),$(foreach f,$(PART_FLAVORS),echo $(call lab_program,$(call lab_name,$(l)),$(SRC),$(f));))
 
 
 # ---- every .cu file through nvcc (CI: the GPU build must at least compile here) ----
