@@ -370,8 +370,8 @@ std::vector<const grade::LabRubric*> labs_to_grade(const grade::Rubric& rubric, 
 
 // How many labs to grade at once: JOBS, else on a GPU one per two cores (a lab's runs keep its
 // program and a checker or a tool busy, and wait for the GPU's turns much of the time: on the
-// H100 box's 16 cores, one per three cores left labs 04 and 05 waiting 27 s to start) and on the
-// CPU backend one (each CPU-backend program runs a thread per core already).
+// H100 box's 16 cores, all seven graded parts of the five labs start at once) and on the CPU
+// backend one (each CPU-backend program runs a thread per core already).
 int jobs_for(int64_t jobs, const std::string& backend, size_t labs) {
   if (jobs < 1) jobs = backend == "gpu" ? std::thread::hardware_concurrency() / 2 : 1;
   return int(std::clamp<int64_t>(jobs, 1, int64_t(labs)));
