@@ -19,7 +19,7 @@ endif
 ARCH ?= $(if $(GPU_CAPS),sm_$(subst .,,$(firstword $(GPU_CAPS))),sm_90)
 FLAVOR := $(BACKEND)$(if $(DEBUG),-debug)
 
-include cpu/cpu.mk
+include cpusim/cpusim.mk
 
 # How each flavor compiles a student file (.cu) and host code that calls the CUDA runtime
 # (.cpp), and links. GPU: nvcc, and g++ against the toolkit's headers. CPU backend: cpucc.

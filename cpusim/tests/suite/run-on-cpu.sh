@@ -1,23 +1,23 @@
 #!/usr/bin/env bash
 # The CPU backend's side of run-on-gpu.sh: runs the suite programs that `make cpusim-suite`
-# built (tests/cpu/suite/suite.list says which binary, environment and arguments) and compiles the
+# built (cpusim/tests/suite/suite.list says which binary, environment and arguments) and compiles the
 # compile-time rejections with cpucc. One line per program, "label | exit status | output",
 # to compare line by line with the GPU's table. Full outputs go to build/cpu/cpusim-suite/outputs/.
 #
-#   tests/cpu/suite/run-on-cpu.sh [LOG]        LOG defaults to build/cpu/cpusim-suite/results.log
+#   cpusim/tests/suite/run-on-cpu.sh [LOG]        LOG defaults to build/cpu/cpusim-suite/results.log
 #   CPUSIM_SUITE_DIR=build/cpu/cpusim-suite (where the programs are), TIMEOUT=300
 set -uo pipefail
 cd "$(dirname "$0")/../../.."
 suite="${CPUSIM_SUITE_DIR:-build/cpu/cpusim-suite}"
 log="${1:-$suite/results.log}"
-. tests/cpu/suite/suite-table.sh || exit 2
+. cpusim/tests/suite/suite-table.sh || exit 2
 
 start_table "$suite/outputs" "the CPU backend ($(nproc) cores)"
 while read -r label source gpu nvcc_flags cpu cpu_env args; do
   [[ -z "$label" || "$label" == \#* || "$cpu" == - ]] && continue
   output="$suite/outputs/$label.txt"
   if [ "$cpu" = cpucc ]; then
-    cpu/cpucc "tests/cpu/suite/$source" -o "$suite/outputs/$label.bin" > "$output" 2>&1
+    cpusim/cpucc "cpusim/tests/suite/$source" -o "$suite/outputs/$label.bin" > "$output" 2>&1
     status=$?
     rm -f "$suite/outputs/$label.bin"
     row "$label" "cpucc: exit $status" "$(summarize < "$output")"
@@ -40,5 +40,5 @@ while read -r label source gpu nvcc_flags cpu cpu_env args; do
     status=$?
   fi
   row "$label" "exit $status" "$(summarize < "$output")"
-done < tests/cpu/suite/suite.list
+done < cpusim/tests/suite/suite.list
 echo "run-on-cpu.sh: table in $log, full outputs in $suite/outputs/" >&2

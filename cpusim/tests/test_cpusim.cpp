@@ -1,5 +1,5 @@
-// Tests of cpusim, the CPU backend (cpu/, docs/cpu-backend.md). Each test runs a program
-// of the suite (tests/cpu/suite/, built by `make cpusim-suite` into build/cpu/cpusim-suite/) in its
+// Tests of cpusim, the CPU backend (cpusim/README.md). Each test runs a program
+// of the suite (cpusim/tests/suite/, built by `make cpusim-suite` into build/cpu/cpusim-suite/) in its
 // own process with a time limit, and checks its exit status and what it printed: results that a
 // GPU prints too, and for the planted bugs, cpusim's (or the sanitizer's) report with the line.
 // Runs from the repository root.
@@ -41,7 +41,7 @@ lab::RunResult run(const std::string& program, const std::vector<std::string>& a
 }
 
 lab::RunResult cpucc(const std::vector<std::string>& args, const std::vector<std::string>& env = {}) {
-  std::vector<std::string> argv{"cpu/cpucc"};
+  std::vector<std::string> argv{"cpusim/cpucc"};
   argv.insert(argv.end(), args.begin(), args.end());
   lab::RunOptions options;
   options.timeout_s = 120;
@@ -196,19 +196,19 @@ TEST_SUITE("cpusim") {
     check_runs({
         {"divergent barrier", "divergent_barrier", "exit 1",
          {"cpusim: error: kernel 'divergent_barrier_kernel' block (0,0,0): threads wait at different barriers",
-          line_of("tests/cpu/suite/divergent_barrier.cu", "the lower half waits here"),
-          line_of("tests/cpu/suite/divergent_barrier.cu", "the upper half waits here"),
-          line_of("tests/cpu/suite/divergent_barrier.cu", "CUDA_CHECK(cudaDeviceSynchronize())") +
+          line_of("cpusim/tests/suite/divergent_barrier.cu", "the lower half waits here"),
+          line_of("cpusim/tests/suite/divergent_barrier.cu", "the upper half waits here"),
+          line_of("cpusim/tests/suite/divergent_barrier.cu", "CUDA_CHECK(cudaDeviceSynchronize())") +
               ": cudaDeviceSynchronize() failed: cudaErrorLaunchFailure"}},
         {"a return before a barrier", "early_return_barrier", "exit 1",
          {"kernel 'early_return_kernel' block (1,0,0): 72 threads wait at __syncthreads() at " +
-              line_of("tests/cpu/suite/early_return_barrier.cu", "__syncthreads();"),
+              line_of("cpusim/tests/suite/early_return_barrier.cu", "__syncthreads();"),
           "thread (72,0,0) has exited the kernel: it returned at " +
-              line_of("tests/cpu/suite/early_return_barrier.cu", "if (i >= n) return;")}},
+              line_of("cpusim/tests/suite/early_return_barrier.cu", "if (i >= n) return;")}},
         {"a warp mask naming lanes that exited", "warp_mask_exited", "exit 1",
-         {"waits at __shfl_down_sync(0xffffffff) at " + line_of("tests/cpu/suite/warp_mask_exited.cu", "__shfl_down_sync"),
+         {"waits at __shfl_down_sync(0xffffffff) at " + line_of("cpusim/tests/suite/warp_mask_exited.cu", "__shfl_down_sync"),
           "lane 16, thread (16,0,0), has exited the kernel: it returned at " +
-              line_of("tests/cpu/suite/warp_mask_exited.cu", "if (lane >= n) return;")}},
+              line_of("cpusim/tests/suite/warp_mask_exited.cu", "if (lane >= n) return;")}},
         {"a spin-wait on another thread ends with the watchdog, not a hang", "spin_wait", "exit 124",
          {"cpusim: error: kernel 'spin_wait_kernel'", "has run for 1 s (CPUSIM_TIMEOUT_S)"},
          {"CPUSIM_TIMEOUT_S=1"}, 30},
@@ -228,7 +228,7 @@ TEST_SUITE("cpusim") {
       CHECK_MESSAGE(contains(rest, "-> cudaErrorInvalidValue, then cudaSuccess, kernel ran: no"), rest);
     }
     CHECK_RUN(r, contains(r.output, "block (1024,1,1) valid -> cudaSuccess, then cudaSuccess, kernel ran: yes"));
-    CHECK_RUN(r, contains(r.output, "cpusim: launch of 'mark_kernel' at tests/cpu/suite/too_many_threads.cu:"));
+    CHECK_RUN(r, contains(r.output, "cpusim: launch of 'mark_kernel' at cpusim/tests/suite/too_many_threads.cu:"));
     CHECK_RUN(r, contains(r.output, "block (2048,1,1) has 2048 threads; a block has at most 1024 (cudaErrorInvalidValue)"));
   }
 
@@ -251,7 +251,7 @@ TEST_SUITE("cpusim") {
     for (std::string line; std::getline(cpu, line);)
       if (line.rfind("error_semantics: ", 0) == 0) printed += line + "\n";
     CHECK_MESSAGE(printed == expected, "cpusim printed:\n" << printed << "the H100 printed:\n" << expected);
-    CHECK_RUN(r, contains(r.output, line_of("tests/cpu/suite/error_semantics.cu", "assert(v < 0)") +
+    CHECK_RUN(r, contains(r.output, line_of("cpusim/tests/suite/error_semantics.cu", "assert(v < 0)") +
                                         ": void assert_kernel(int): block: [0,0,0], thread: [0,0,0] Assertion `v < 0` failed."));
   }
 
@@ -262,7 +262,7 @@ TEST_SUITE("cpusim") {
           "big_dynamic_smem: with the attribute: cudaSuccess\n", "big_dynamic_smem: result 127\n"}},
         {"more than 48 KB of static shared memory", "static_smem_too_big", "exit 1",
          {"static shared memory reaches 65536 bytes with __shared__ 'b' (32768 bytes, declared at " +
-              line_of("tests/cpu/suite/compile_fail/static_smem_too_big.cu", "__shared__ float b"),
+              line_of("cpusim/tests/suite/compile_fail/static_smem_too_big.cu", "__shared__ float b"),
           // A launch error, as a GPU's "too many resources" is: reported once, not sticky.
           "static_smem_too_big: launch cudaErrorLaunchOutOfResources, then cudaDeviceSynchronize cudaSuccess"}},
     });
@@ -271,7 +271,7 @@ TEST_SUITE("cpusim") {
   TEST_CASE("faults in kernels") {
     check_runs({
         {"a failed assert, and the sticky error after it", "assert_fail", "exit 1",
-         {line_of("tests/cpu/suite/assert_fail.cu", "assert(v < 40)") +
+         {line_of("cpusim/tests/suite/assert_fail.cu", "assert(v < 40)") +
               ": void assert_kernel(const int *): block: [0,0,0], thread: [50,0,0] Assertion `v < 40` failed.",
           "cpusim: error: assertion `v < 40` failed in kernel 'assert_kernel' block (0,0,0) thread (50,0,0)",
           "assert_fail: cudaDeviceSynchronize cudaErrorAssert, then cudaMalloc cudaErrorAssert, "
@@ -284,9 +284,9 @@ TEST_SUITE("cpusim") {
         {"a stack overflow", "stack_overflow", "killed by SIGSEGV",
          {"kernel 'recursion_kernel' crashed with SIGSEGV in block (0,0,0) thread (0,0,0)", "stack overflow"}},
         {"a host pointer passed to a kernel", "host_pointer_arg", "exit 1",
-         {"launch of 'scale_kernel' at " + line_of("tests/cpu/suite/host_pointer_arg.cu", "BUG: should be d") + ": argument 1",
+         {"launch of 'scale_kernel' at " + line_of("cpusim/tests/suite/host_pointer_arg.cu", "BUG: should be d") + ": argument 1",
           // As on a GPU, the fault is not a launch error: cudaDeviceSynchronize reports it.
-          line_of("tests/cpu/suite/host_pointer_arg.cu", "CUDA_CHECK(cudaDeviceSynchronize())") +
+          line_of("cpusim/tests/suite/host_pointer_arg.cu", "CUDA_CHECK(cudaDeviceSynchronize())") +
               ": cudaDeviceSynchronize() failed: cudaErrorIllegalAddress"}},
     });
   }
@@ -296,17 +296,17 @@ TEST_SUITE("cpusim") {
       const lab::RunResult r = run("oob_global.asan");
       CHECK_RUN(r, !r.exited(0));
       CHECK_RUN(r, contains(r.output, "ERROR: AddressSanitizer: heap-buffer-overflow"));
-      CHECK_RUN(r, contains(r.output, "in oob_global_kernel(float*, int) " + line_of("tests/cpu/suite/oob_global.cu", "BUG")));
+      CHECK_RUN(r, contains(r.output, "in oob_global_kernel(float*, int) " + line_of("cpusim/tests/suite/oob_global.cu", "BUG")));
       CHECK_RUN(r, contains(r.output, "cpusim: the invalid access above was made by kernel 'oob_global_kernel' block (3,0,0) thread (232,0,0)"));
     }
     SUBCASE("a shared-memory index out of range") {
       const lab::RunResult r = run("oob_shared.asan");
       CHECK_RUN(r, !r.exited(0));
       CHECK_RUN(r, contains(r.output, "ERROR: AddressSanitizer"));
-      CHECK_RUN(r, contains(r.output, line_of("tests/cpu/suite/oob_shared.cu", "BUG")));
+      CHECK_RUN(r, contains(r.output, line_of("cpusim/tests/suite/oob_shared.cu", "BUG")));
       CHECK_RUN(r, contains(r.output, "thread (127,0,0)"));
       CHECK_RUN(r, contains(r.output, "it is outside __shared__ array 'tile' (512 bytes, declared at " +
-                                          line_of("tests/cpu/suite/oob_shared.cu", "__shared__ float tile") + "), at byte offset 512"));
+                                          line_of("cpusim/tests/suite/oob_shared.cu", "__shared__ float tile") + "), at byte offset 512"));
     }
     SUBCASE("a correct program is clean") {
       const lab::RunResult r = run("vector_add.asan");
@@ -318,7 +318,7 @@ TEST_SUITE("cpusim") {
     SUBCASE("a race between blocks on a global counter") {
       const lab::RunResult r = run("race_blocks.tsan", {}, {"CPUSIM_THREADS=1"});
       CHECK_RUN(r, contains(r.output, "WARNING: ThreadSanitizer: data race"));
-      CHECK_RUN(r, contains(r.output, "count_kernel(int*, bool) " + line_of("tests/cpu/suite/race_blocks.cu", "BUG")));
+      CHECK_RUN(r, contains(r.output, "count_kernel(int*, bool) " + line_of("cpusim/tests/suite/race_blocks.cu", "BUG")));
       CHECK_RUN(r, contains(r.output, "'CUDA block (1,0,0) thread (0,0,0)'"));
       const lab::RunResult two = run("race_blocks.tsan", {}, {"CPUSIM_THREADS=2"});
       CHECK_RUN(two, contains(two.output, "WARNING: ThreadSanitizer: data race"));
@@ -330,7 +330,7 @@ TEST_SUITE("cpusim") {
     SUBCASE("a missing barrier is a race on shared memory") {
       const lab::RunResult r = run("missing_barrier.tsan");
       CHECK_RUN(r, contains(r.output, "WARNING: ThreadSanitizer: data race"));
-      CHECK_RUN(r, contains(r.output, "matmul_missing_barrier_kernel(float const*, float const*, float*, int) tests/cpu/suite/missing_barrier.cu:"));
+      CHECK_RUN(r, contains(r.output, "matmul_missing_barrier_kernel(float const*, float const*, float*, int) cpusim/tests/suite/missing_barrier.cu:"));
     }
     SUBCASE("barriers, warp shuffles and atomics order the threads: no false reports") {
       for (const std::string program : {"matmul_shared.tsan", "warp_reduce.tsan"}) {
@@ -349,9 +349,9 @@ TEST_SUITE("cpusim") {
     CHECK_RUN(b, b.exited(0));
     const std::string text = read_file(log);
     CHECK_MESSAGE(contains(text, "kernel=matmul_shared_kernel grid=4,6,1 block=16,16,1 dynamic_smem=0 static_smem=2048 site=" +
-                                     line_of("tests/cpu/suite/matmul_shared.cu", "matmul_shared_kernel<<<") + " status=cudaSuccess\n"),
+                                     line_of("cpusim/tests/suite/matmul_shared.cu", "matmul_shared_kernel<<<") + " status=cudaSuccess\n"),
                   text);
-    CHECK_MESSAGE(contains(text, "kernel=big_smem_kernel grid=1,1,1 block=128,1,1 dynamic_smem=65536 static_smem=0 site=tests/cpu/suite/big_dynamic_smem.cu:"),
+    CHECK_MESSAGE(contains(text, "kernel=big_smem_kernel grid=1,1,1 block=128,1,1 dynamic_smem=65536 static_smem=0 site=cpusim/tests/suite/big_dynamic_smem.cu:"),
                   text);
     CHECK_MESSAGE(contains(text, "status=cudaErrorInvalidValue\n"), text);
     std::remove(log.c_str());
@@ -394,20 +394,20 @@ TEST_SUITE("cpusim") {
     const std::string out = temp_dir() + "/a.out";
     SUBCASE("bad usage exits 2 with a usage line") {
       for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
-               {}, {"--frobnicate", "tests/cpu/suite/vector_add.cu"}, {"tests/cpu/suite/no_such_file.cu", "-o", out},
+               {}, {"--frobnicate", "cpusim/tests/suite/vector_add.cu"}, {"cpusim/tests/suite/no_such_file.cu", "-o", out},
                {"-o", out}, {"README"}}) {
         const lab::RunResult r = cpucc(args);
         CHECK_RUN(r, r.exited(2) && contains(r.output, "usage: cpucc"));
       }
     }
     SUBCASE("missing Boost.Context is named, with the fix") {
-      const lab::RunResult r = cpucc({"tests/cpu/suite/vector_add.cu", "-o", out}, {"CPUCC_CXX=/bin/echo"});
+      const lab::RunResult r = cpucc({"cpusim/tests/suite/vector_add.cu", "-o", out}, {"CPUCC_CXX=/bin/echo"});
       CHECK_RUN(r, r.exited(2) && contains(r.output, "Boost.Context") && contains(r.output, "scripts/install-deps"));
     }
     SUBCASE("compile errors point at the original line") {
-      const lab::RunResult r = cpucc({"tests/cpu/suite/compile_fail/compile_error.cu", "-o", out});
+      const lab::RunResult r = cpucc({"cpusim/tests/suite/compile_fail/compile_error.cu", "-o", out});
       CHECK_RUN(r, r.exited(1));
-      CHECK_RUN(r, contains(r.output, line_of("tests/cpu/suite/compile_fail/compile_error.cu", "int not_a_pointer = message;") + ":"));
+      CHECK_RUN(r, contains(r.output, line_of("cpusim/tests/suite/compile_fail/compile_error.cu", "int not_a_pointer = message;") + ":"));
     }
     SUBCASE("features that need a GPU are rejected at compile time") {
       struct reject {
@@ -415,12 +415,12 @@ TEST_SUITE("cpusim") {
         std::string message;
       };
       const reject cases[] = {
-          {"tests/cpu/suite/compile_fail/reject_cublas.cu", "cuBLAS needs a GPU: the CPU backend (cpusim) cannot run it"},
-          {"tests/cpu/suite/compile_fail/reject_texture.cu", "needs a GPU: the CPU backend (cpusim) cannot run it"},
-          {"tests/cpu/suite/compile_fail/reject_asm.cu",
-           line_of("tests/cpu/suite/compile_fail/reject_asm.cu", "asm volatile") + ": error: inline assembly (asm) needs a GPU"},
-          {"tests/cpu/suite/compile_fail/reject_dynamic_parallelism.cu",
-           line_of("tests/cpu/suite/compile_fail/reject_dynamic_parallelism.cu", "child_kernel<<<") +
+          {"cpusim/tests/suite/compile_fail/reject_cublas.cu", "cuBLAS needs a GPU: the CPU backend (cpusim) cannot run it"},
+          {"cpusim/tests/suite/compile_fail/reject_texture.cu", "needs a GPU: the CPU backend (cpusim) cannot run it"},
+          {"cpusim/tests/suite/compile_fail/reject_asm.cu",
+           line_of("cpusim/tests/suite/compile_fail/reject_asm.cu", "asm volatile") + ": error: inline assembly (asm) needs a GPU"},
+          {"cpusim/tests/suite/compile_fail/reject_dynamic_parallelism.cu",
+           line_of("cpusim/tests/suite/compile_fail/reject_dynamic_parallelism.cu", "child_kernel<<<") +
                ": error: launching a kernel from device code (dynamic parallelism) needs a GPU"},
       };
       for (const reject& c : cases) {
@@ -432,8 +432,8 @@ TEST_SUITE("cpusim") {
     }
     SUBCASE("-c, -D and -I, and linking objects") {
       const std::string dir = temp_dir();
-      const lab::RunResult k = cpucc({"-c", "tests/cpu/suite/host_kernels.cu", "-o", dir + "/k.o"});
-      const lab::RunResult m = cpucc({"-c", "-D", "UNUSED_MACRO=1", "-I", "tests/cpu/suite", "tests/cpu/suite/host_main.cpp", "-o", dir + "/m.o"});
+      const lab::RunResult k = cpucc({"-c", "cpusim/tests/suite/host_kernels.cu", "-o", dir + "/k.o"});
+      const lab::RunResult m = cpucc({"-c", "-D", "UNUSED_MACRO=1", "-I", "cpusim/tests/suite", "cpusim/tests/suite/host_main.cpp", "-o", dir + "/m.o"});
       CHECK_RUN(k, k.exited(0));
       CHECK_RUN(m, m.exited(0));
       const lab::RunResult link = cpucc({dir + "/k.o", dir + "/m.o", "-o", dir + "/host"});

@@ -1,5 +1,5 @@
 // cpusim: CUDA C++ on the CPU. cuda_runtime.h and friends lead here; cpucc force-includes it in
-// .cu files as nvcc does. See docs/cpu-backend.md.
+// .cu files as nvcc does. See cpusim/README.md.
 #pragma once
 #pragma GCC system_header
 

@@ -1,4 +1,4 @@
-// Shared by the cpusim suite programs (tests/cpu/suite/*.cu): one error macro and one seeded
+// Shared by the cpusim suite programs (cpusim/tests/suite/*.cu): one error macro and one seeded
 // generator. Messages go to stdout, in order with the programs' results, so that the CPU and the
 // GPU runs can be compared line by line.
 #pragma once

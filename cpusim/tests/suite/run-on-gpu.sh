@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# Builds every program of the cpusim suite (tests/cpu/suite/suite.list) with nvcc and runs it on the
+# Builds every program of the cpusim suite (cpusim/tests/suite/suite.list) with nvcc and runs it on the
 # GPU, each planted bug under the compute-sanitizer tool that finds it on a GPU (memcheck for
 # out-of-bounds accesses, racecheck for the shared-memory race, synccheck for barriers). Prints
 # one line per program, "label | exit status | output", the table that run-on-cpu.sh prints for
 # the CPU backend, and keeps each program's full output in build/gpu/cpusim-suite/outputs/.
 #
-#   tests/cpu/suite/run-on-gpu.sh [LOG]        LOG defaults to build/gpu/cpusim-suite/results.log
+#   cpusim/tests/suite/run-on-gpu.sh [LOG]        LOG defaults to build/gpu/cpusim-suite/results.log
 #   Overridable: ARCH (default: the GPU's, e.g. sm_90) NVCC=nvcc COMPUTE_SANITIZER=compute-sanitizer TIMEOUT=300
 set -uo pipefail
 cd "$(dirname "$0")/../../.."
@@ -16,7 +16,7 @@ ARCH="${ARCH:-sm_$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/d
 [ "$ARCH" = sm_ ] && ARCH=sm_90
 NVCC="${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}"
 SANITIZER="${COMPUTE_SANITIZER:-$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)}"
-. tests/cpu/suite/suite-table.sh || exit 2
+. cpusim/tests/suite/suite-table.sh || exit 2
 
 command -v "$NVCC" >/dev/null || { echo "run-on-gpu.sh: no nvcc (set NVCC=...)" >&2; exit 2; }
 start_table "$out/outputs" "$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n1), $ARCH"
@@ -24,10 +24,10 @@ start_table "$out/outputs" "$(nvidia-smi --query-gpu=name --format=csv,noheader 
 build() {
   local sources=() flags=() parts p
   IFS=+ read -ra parts <<< "$2"
-  for p in "${parts[@]}"; do sources+=("tests/cpu/suite/$p"); done
+  for p in "${parts[@]}"; do sources+=("cpusim/tests/suite/$p"); done
   [ "$3" != - ] && IFS=, read -ra flags <<< "$3"
   rm -f "$out/$1"
-  "$NVCC" -std=c++17 -arch="$ARCH" -lineinfo -I tests/cpu/suite "${sources[@]}" "${flags[@]}" -o "$out/$1" \
+  "$NVCC" -std=c++17 -arch="$ARCH" -lineinfo -I cpusim/tests/suite "${sources[@]}" "${flags[@]}" -o "$out/$1" \
     > "$out/outputs/$1.build.txt" 2>&1
   echo $? > "$out/outputs/$1.build.status"
 }
@@ -42,7 +42,7 @@ while read -r label source gpu nvcc_flags cpu cpu_env args; do
   queued[$name]=1
   while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do wait -n; done
   build "$name" "$source" "$nvcc_flags" &
-done < tests/cpu/suite/suite.list
+done < cpusim/tests/suite/suite.list
 wait
 
 while read -r label source gpu nvcc_flags cpu cpu_env args; do
@@ -63,5 +63,5 @@ while read -r label source gpu nvcc_flags cpu cpu_env args; do
   mode="exit $status"
   [ "$gpu" != run ] && mode="$gpu: exit $status"
   row "$label" "$mode" "$(summarize < "$out/outputs/$label.txt")"
-done < tests/cpu/suite/suite.list
+done < cpusim/tests/suite/suite.list
 echo "run-on-gpu.sh: table in $log, full outputs in $out/outputs/" >&2

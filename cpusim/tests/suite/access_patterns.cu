@@ -1,6 +1,6 @@
 // access_patterns: one warp, one access each, in the patterns whose L1 traffic is known by hand.
 // Built with cpucc --count-accesses, the launch log gives each kernel's requests, sectors and
-// bytes (tests/cpu/test_cpusim.cpp pins them); on a GPU, ncu's l1tex__t_{requests,sectors} and
+// bytes (cpusim/tests/test_cpusim.cpp pins them); on a GPU, ncu's l1tex__t_{requests,sectors} and
 // sm__sass_data_bytes for global loads agree.
 // Expected: "access_patterns: ok" on the CPU backend and on a GPU.
 #include "check.cuh"

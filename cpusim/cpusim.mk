@@ -1,18 +1,18 @@
 # cpusim, the CPU backend: mk/config.mk includes this once BUILD is defined.
 #   cpusim-runtime   the runtime library in its five flavors (build/cpusim/<flavor>/libcpusim.a)
-#   cpusim-suite     the suite of small CUDA programs (tests/cpu/suite/) in $(BUILD)/cpu/cpusim-suite/
+#   cpusim-suite     the suite of small CUDA programs (cpusim/tests/suite/) in $(BUILD)/cpu/cpusim-suite/
 #   cpusim-table     runs the suite and prints one line per program (compare: run-on-gpu.sh)
 #   bench-cpusim     fiber switch cost and a 512^3 tiled matmul, on one OS thread
 # cpucc keeps its own cache in build/cpusim (content stamps, flock), so these rules only say
 # when to ask it; it is safe under make -j.
 
-CPUCC := cpu/cpucc
+CPUCC := cpusim/cpucc
 CPUSIM_CACHE := $(BUILD)/cpusim
 export CPUSIM_CACHE_DIR := $(abspath $(CPUSIM_CACHE))
 CPUSIM_FLAVORS := plain debug asan tsan count
-CPUSIM_HEADERS := $(wildcard cpu/include/*.h cpu/include/cpusim/*.h)
-CPUSIM_RUNTIME_SOURCES := $(wildcard cpu/src/*.cpp cpu/src/*.h) $(CPUSIM_HEADERS) \
-  cpu/rewrite.cpp $(CPUCC)
+CPUSIM_HEADERS := $(wildcard cpusim/include/*.h cpusim/include/cpusim/*.h)
+CPUSIM_RUNTIME_SOURCES := $(wildcard cpusim/src/*.cpp cpusim/src/*.h) $(CPUSIM_HEADERS) \
+  cpusim/rewrite.cpp $(CPUCC)
 CPUSIM_RUNTIME_LIBS := $(foreach f,$(CPUSIM_FLAVORS),$(CPUSIM_CACHE)/$(f)/libcpusim.a)
 
 .PHONY: cpusim-runtime cpusim-suite cpusim-table bench-cpusim
@@ -43,49 +43,49 @@ CPUSIM_SUITE_TSAN_BINS := $(addprefix $(CPUSIM_SUITE_DIR)/,$(addsuffix .tsan,$(C
 CPUSIM_SUITE_COUNT_BINS := $(addprefix $(CPUSIM_SUITE_DIR)/,$(addsuffix .count,$(CPUSIM_SUITE_COUNT)))
 CPUSIM_SUITE_BINS := $(CPUSIM_SUITE_PLAIN_BINS) $(CPUSIM_SUITE_ASAN_BINS) $(CPUSIM_SUITE_TSAN_BINS) \
   $(CPUSIM_SUITE_COUNT_BINS)
-CPUSIM_SUITE_DEPS := $(wildcard tests/cpu/suite/*.cuh) $(CPUSIM_HEADERS)
+CPUSIM_SUITE_DEPS := $(wildcard cpusim/tests/suite/*.cuh) $(CPUSIM_HEADERS)
 
-## the CPU backend's suite of small CUDA programs (tests/cpu/suite/)
+## the CPU backend's suite of small CUDA programs (cpusim/tests/suite/)
 cpusim-suite: $(CPUSIM_SUITE_BINS)
 
 $(CPUSIM_SUITE_DIR):
 	mkdir -p $@
 
-$(addprefix $(CPUSIM_SUITE_DIR)/,$(CPUSIM_SUITE_PROGRAMS) bench_cpusim): $(CPUSIM_SUITE_DIR)/%: tests/cpu/suite/%.cu \
+$(addprefix $(CPUSIM_SUITE_DIR)/,$(CPUSIM_SUITE_PROGRAMS) bench_cpusim): $(CPUSIM_SUITE_DIR)/%: cpusim/tests/suite/%.cu \
     $(CPUSIM_SUITE_DEPS) $(CPUSIM_CACHE)/plain/libcpusim.a | $(CPUSIM_SUITE_DIR)
 	$(CPUCC) -O2 $< -o $@
-$(CPUSIM_SUITE_ASAN_BINS): $(CPUSIM_SUITE_DIR)/%.asan: tests/cpu/suite/%.cu $(CPUSIM_SUITE_DEPS) \
+$(CPUSIM_SUITE_ASAN_BINS): $(CPUSIM_SUITE_DIR)/%.asan: cpusim/tests/suite/%.cu $(CPUSIM_SUITE_DEPS) \
     $(CPUSIM_CACHE)/asan/libcpusim.a | $(CPUSIM_SUITE_DIR)
 	$(CPUCC) -fsanitize=address $< -o $@
-$(CPUSIM_SUITE_TSAN_BINS): $(CPUSIM_SUITE_DIR)/%.tsan: tests/cpu/suite/%.cu $(CPUSIM_SUITE_DEPS) \
+$(CPUSIM_SUITE_TSAN_BINS): $(CPUSIM_SUITE_DIR)/%.tsan: cpusim/tests/suite/%.cu $(CPUSIM_SUITE_DEPS) \
     $(CPUSIM_CACHE)/tsan/libcpusim.a | $(CPUSIM_SUITE_DIR)
 	$(CPUCC) -fsanitize=thread $< -o $@
-$(CPUSIM_SUITE_COUNT_BINS): $(CPUSIM_SUITE_DIR)/%.count: tests/cpu/suite/%.cu $(CPUSIM_SUITE_DEPS) \
+$(CPUSIM_SUITE_COUNT_BINS): $(CPUSIM_SUITE_DIR)/%.count: cpusim/tests/suite/%.cu $(CPUSIM_SUITE_DEPS) \
     $(CPUSIM_CACHE)/count/libcpusim.a | $(CPUSIM_SUITE_DIR)
 	$(CPUCC) -O2 --count-accesses $< -o $@
-$(CPUSIM_SUITE_DIR)/copy_counts: tests/cpu/suite/cpu_only/copy_counts.cu $(CPUSIM_HEADERS) \
+$(CPUSIM_SUITE_DIR)/copy_counts: cpusim/tests/suite/cpu_only/copy_counts.cu $(CPUSIM_HEADERS) \
     $(CPUSIM_CACHE)/plain/libcpusim.a | $(CPUSIM_SUITE_DIR)
 	$(CPUCC) -O2 $< -o $@
-$(CPUSIM_SUITE_DIR)/kernel_exception: tests/cpu/suite/cpu_only/kernel_exception.cu $(CPUSIM_HEADERS) \
+$(CPUSIM_SUITE_DIR)/kernel_exception: cpusim/tests/suite/cpu_only/kernel_exception.cu $(CPUSIM_HEADERS) \
     $(CPUSIM_CACHE)/plain/libcpusim.a | $(CPUSIM_SUITE_DIR)
 	$(CPUCC) -O2 $< -o $@
-$(CPUSIM_SUITE_DIR)/static_smem_too_big: tests/cpu/suite/compile_fail/static_smem_too_big.cu $(CPUSIM_SUITE_DEPS) \
+$(CPUSIM_SUITE_DIR)/static_smem_too_big: cpusim/tests/suite/compile_fail/static_smem_too_big.cu $(CPUSIM_SUITE_DEPS) \
     $(CPUSIM_CACHE)/plain/libcpusim.a | $(CPUSIM_SUITE_DIR)
 	$(CPUCC) -O2 $< -o $@
 
 # A kernel file and a host .cpp file, compiled separately and linked (cpucc -c).
-$(CPUSIM_SUITE_DIR)/host_kernels.o: tests/cpu/suite/host_kernels.cu tests/cpu/suite/host_launcher.h $(CPUSIM_HEADERS) \
+$(CPUSIM_SUITE_DIR)/host_kernels.o: cpusim/tests/suite/host_kernels.cu cpusim/tests/suite/host_launcher.h $(CPUSIM_HEADERS) \
     $(CPUSIM_CACHE)/plain/libcpusim.a | $(CPUSIM_SUITE_DIR)
 	$(CPUCC) -O2 -c $< -o $@
-$(CPUSIM_SUITE_DIR)/host_main.o: tests/cpu/suite/host_main.cpp tests/cpu/suite/host_launcher.h $(CPUSIM_HEADERS) \
+$(CPUSIM_SUITE_DIR)/host_main.o: cpusim/tests/suite/host_main.cpp cpusim/tests/suite/host_launcher.h $(CPUSIM_HEADERS) \
     $(CPUSIM_CACHE)/plain/libcpusim.a | $(CPUSIM_SUITE_DIR)
 	$(CPUCC) -O2 -c $< -o $@
 $(CPUSIM_SUITE_DIR)/host_main: $(CPUSIM_SUITE_DIR)/host_kernels.o $(CPUSIM_SUITE_DIR)/host_main.o
 	$(CPUCC) $^ -o $@
 
-## runs the suite, a line per program (compare: tests/cpu/suite/run-on-gpu.sh)
+## runs the suite, a line per program (compare: cpusim/tests/suite/run-on-gpu.sh)
 cpusim-table: cpusim-suite
-	CPUSIM_SUITE_DIR=$(CPUSIM_SUITE_DIR) tests/cpu/suite/run-on-cpu.sh
+	CPUSIM_SUITE_DIR=$(CPUSIM_SUITE_DIR) cpusim/tests/suite/run-on-cpu.sh
 
 ## fiber switch cost and a 512^3 tiled matmul, on one OS thread
 bench-cpusim: $(CPUSIM_SUITE_DIR)/bench_cpusim
