@@ -11,6 +11,8 @@
 #include <ctime>
 #include <new>
 
+#include "toolkit_guards.h"
+
 #include "device_functions.h"
 #include "launch.h"
 #include "runtime_api.h"
