@@ -2,6 +2,7 @@
 #   cpusim-runtime   the runtime library in its five flavors (build/cpusim/<flavor>/libcpusim.a)
 #   cpusim-suite     the suite of small CUDA programs (cpusim/tests/suite/) in $(BUILD)/cpu/cpusim-suite/
 #   cpusim-table     runs the suite and prints one line per program (compare: run-on-gpu.sh)
+#   cpusim-samples   the sample-style programs (cpusim/tests/samples/), without and with the toolkit's headers
 #   bench-cpusim     fiber switch cost and a 512^3 tiled matmul, on one OS thread
 # cpucc keeps its own cache in build/cpusim (content stamps, flock), so these rules only say
 # when to ask it; it is safe under make -j.
@@ -13,9 +14,11 @@ CPUSIM_FLAVORS := plain debug asan tsan count
 CPUSIM_HEADERS := $(wildcard cpusim/include/*.h cpusim/include/cpusim/*.h)
 CPUSIM_RUNTIME_SOURCES := $(wildcard cpusim/src/*.cpp cpusim/src/*.h) $(CPUSIM_HEADERS) \
   cpusim/rewrite.cpp $(CPUCC)
-CPUSIM_RUNTIME_LIBS := $(foreach f,$(CPUSIM_FLAVORS),$(CPUSIM_CACHE)/$(f)/libcpusim.a)
+# The runtime library of a flavor, for the rules that link against it: $(call cpusim_runtime_lib,plain).
+cpusim_runtime_lib = $(CPUSIM_CACHE)/$(1)/libcpusim.a
+CPUSIM_RUNTIME_LIBS := $(foreach f,$(CPUSIM_FLAVORS),$(call cpusim_runtime_lib,$(f)))
 
-.PHONY: cpusim-runtime cpusim-suite cpusim-table bench-cpusim
+.PHONY: cpusim-runtime cpusim-suite cpusim-table cpusim-samples bench-cpusim
 ## the CPU backend's runtime library, in its five flavors
 cpusim-runtime: $(CPUSIM_RUNTIME_LIBS)
 
@@ -82,6 +85,36 @@ $(CPUSIM_SUITE_DIR)/host_main.o: cpusim/tests/suite/host_main.cpp cpusim/tests/s
 	$(CPUCC) -O2 -c $< -o $@
 $(CPUSIM_SUITE_DIR)/host_main: $(CPUSIM_SUITE_DIR)/host_kernels.o $(CPUSIM_SUITE_DIR)/host_main.o
 	$(CPUCC) $^ -o $@
+
+# ---- the sample-style programs ----
+# Programs written as cuda-samples and textbooks write them (cpusim/tests/samples/), built twice:
+# on their own, each compiled with -MD so that the test can check that no header of the CUDA
+# Toolkit was read (this machine may have them on the compiler's default path); and with the
+# toolkit's include folder (beside nvcc) on the path, where there is one, which must change nothing.
+CPUSIM_SAMPLES_DIR := $(BUILD)/cpu/cpusim-samples
+CPUSIM_SAMPLES := error_checks device_query reduction_cg vote histogram_atomics clock_timing profiler
+CPUSIM_TOOLKIT_INCLUDE := $(patsubst %/cuda_runtime_api.h,%,$(wildcard $(abspath $(dir $(NVCC))../include)/cuda_runtime_api.h))
+CPUSIM_SAMPLES_BINS := $(addprefix $(CPUSIM_SAMPLES_DIR)/,$(CPUSIM_SAMPLES)) \
+  $(if $(CPUSIM_TOOLKIT_INCLUDE),$(addprefix $(CPUSIM_SAMPLES_DIR)/with-toolkit/,$(CPUSIM_SAMPLES) toolkit_headers))
+CPUSIM_SAMPLES_DEPS := cpusim/tests/samples/sample_helper.h $(CPUSIM_HEADERS) $(wildcard cpusim/include/cooperative_groups/*.h) \
+  $(CPUSIM_CACHE)/plain/libcpusim.a
+
+## the sample-style programs (cpusim/tests/samples/), without and with the CUDA Toolkit's headers
+cpusim-samples: $(CPUSIM_SAMPLES_BINS)
+
+$(CPUSIM_SAMPLES_DIR)/%.o: cpusim/tests/samples/%.cu $(CPUSIM_SAMPLES_DEPS)
+	@mkdir -p $(@D)
+	$(CPUCC) -O2 -c -MD $< -o $@
+$(addprefix $(CPUSIM_SAMPLES_DIR)/,$(CPUSIM_SAMPLES)): %: %.o
+	$(CPUCC) $< -o $@
+.SECONDARY: $(addprefix $(CPUSIM_SAMPLES_DIR)/,$(addsuffix .o,$(CPUSIM_SAMPLES)))  # their .d files are the test's
+$(CPUSIM_SAMPLES_DIR)/with-toolkit/%: cpusim/tests/samples/%.cu $(CPUSIM_SAMPLES_DEPS)
+	@mkdir -p $(@D)
+	$(CPUCC) -O2 -I$(CPUSIM_TOOLKIT_INCLUDE) $< -o $@
+# The toolkit's folder on the compiler's default path (CPATH) rather than -I, and headers only it has.
+$(CPUSIM_SAMPLES_DIR)/with-toolkit/toolkit_headers: cpusim/tests/samples/toolkit/toolkit_headers.cu $(CPUSIM_SAMPLES_DEPS)
+	@mkdir -p $(@D)
+	CPATH=$(CPUSIM_TOOLKIT_INCLUDE) $(CPUCC) -O2 $< -o $@
 
 ## runs the suite, a line per program (compare: cpusim/tests/suite/run-on-gpu.sh)
 cpusim-table: cpusim-suite

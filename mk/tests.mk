@@ -55,5 +55,5 @@ endif
 GRADE_TEST_SOURCES := $(if $(SOLUTION_LABS),$(foreach l,$(SOLUTION_LABS),$(TEST_SKELETONS)/$(l)/$(call lab_file,$(l))) \
   $(VARIANT_FILES))
 ## build what the tests run
-test-programs: $(TEST_PROGRAMS) $(if $(filter cpu,$(TEST_BACKENDS)),cpusim-suite) $(GRADER) $(STATUS) $(GRADE_TEST_SOURCES)
+test-programs: $(TEST_PROGRAMS) $(if $(filter cpu,$(TEST_BACKENDS)),cpusim-suite cpusim-samples) $(GRADER) $(STATUS) $(GRADE_TEST_SOURCES)
 

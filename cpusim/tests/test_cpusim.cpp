@@ -13,6 +13,7 @@
 
 #include "common/subprocess.h"
 #include "common/text.h"
+#include "cpusim/tests/source_line.h"
 
 namespace {
 
@@ -49,15 +50,7 @@ lab::RunResult cpucc(const std::vector<std::string>& args, const std::vector<std
   return lab::run_command(argv, options);
 }
 
-// "file:N" for the first line of a suite source that contains `marker`, so that the expected
-// report follows the source when it is edited.
-std::string line_of(const std::string& file, const std::string& marker) {
-  std::ifstream in(file);
-  std::string line;
-  for (int n = 1; std::getline(in, line); ++n)
-    if (contains(line, marker)) return file + ":" + std::to_string(n);
-  return file + ": marker '" + marker + "' not found";
-}
+using cpusim_test::line_of;
 
 std::string read_file(const std::string& path) {
   std::ifstream in(path);
