@@ -113,7 +113,7 @@ std::vector<std::string> forbidden_headers(const Context& ctx, const std::string
   options.timeout_s = ctx.rubric->timeout_build;
   const std::string copies = std::filesystem::path(file).parent_path().parent_path().string();
   const lab::RunResult r = ctx.sandbox.run(
-      ctx.sandbox.wrap_build({"g++", "-M", "-MG", "-x", "c++", "-std=c++17", "-D__CUDACC__", "-I" + public_dir, "-Icpu/include", file},
+      ctx.sandbox.wrap_build({"g++", "-M", "-MG", "-x", "c++", "-std=c++17", "-D__CUDACC__", "-I" + public_dir, "-Icpusim/include", file},
                              options.timeout_s, {copies}),
       options);
   std::vector<std::string> found;

@@ -154,7 +154,7 @@ std::vector<std::string> system_include_roots() {
   std::string nvcc_path = nvcc.exited(0) ? nvcc.output.substr(0, nvcc.output.find('\n')) : "";
   if (nvcc_path.empty() && fs::exists("/usr/local/cuda/bin/nvcc")) nvcc_path = "/usr/local/cuda/bin/nvcc";
   if (!nvcc_path.empty()) roots.push_back(fs::path(resolved(nvcc_path)).parent_path().parent_path().string());
-  roots.push_back(resolved("cpu/include"));
+  roots.push_back(resolved("cpusim/include"));
   return roots;
 }
 

@@ -45,7 +45,7 @@ std::string how_to_count(const Context& ctx, const LabRubric& lab) {
   for (const std::string& a : lab.technique_shape.size_args()) args += " " + a;
   const std::string program = "$(make -s program LAB=" + lab.number + " SRC=" + ctx.src;
   if (ctx.backend == "cpu") {
-    return "the counts per launch (docs/cpu-backend.md): CPUSIM_LAUNCH_LOG=/dev/stdout " + program +
+    return "the counts per launch (cpusim/README.md): CPUSIM_LAUNCH_LOG=/dev/stdout " + program +
            " FLAVOR=cpu-count) --no-time --no-edges --quiet" + args;
   }
   return "the counts per launch: ncu --metrics " + std::string(kNcuMetrics) + " " + program + ") --no-time --no-edges --quiet" + args;

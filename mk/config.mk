@@ -19,7 +19,7 @@ endif
 ARCH ?= $(if $(GPU_CAPS),sm_$(subst .,,$(firstword $(GPU_CAPS))),sm_90)
 FLAVOR := $(BACKEND)$(if $(DEBUG),-debug)
 
-include cpu/cpu.mk
+include cpusim/cpusim.mk
 
 # How each flavor compiles a student file (.cu) and host code that calls the CUDA runtime
 # (.cpp), and links. GPU: nvcc, and g++ against the toolkit's headers. CPU backend: cpucc.
@@ -56,11 +56,11 @@ PUBLIC_HEADERS := $(addprefix $(PUBLIC)/,common/ceil_div.h common/cuda_check.h c
 $(foreach f,$(FLAVORS),$(eval STUDENT_CU_$(f) := $(filter-out -I. -MMD,$(CU_$(f))) -I$(PUBLIC) -MD))
 # The CPU flavors compile once the backend's runtime is built, and link against its library.
 $(foreach f,$(FLAVORS),$(eval DEPS_$(f) := $(if $(filter cpu%,$(f)),| cpusim-runtime)))
-RUNTIME_LIB_cpu := $(CPUSIM_CACHE)/plain/libcpusim.a
-RUNTIME_LIB_cpu-debug := $(CPUSIM_CACHE)/debug/libcpusim.a
-RUNTIME_LIB_cpu-asan := $(CPUSIM_CACHE)/asan/libcpusim.a
-RUNTIME_LIB_cpu-tsan := $(CPUSIM_CACHE)/tsan/libcpusim.a
-RUNTIME_LIB_cpu-count := $(CPUSIM_CACHE)/count/libcpusim.a
+RUNTIME_LIB_cpu := $(call cpusim_runtime_lib,plain)
+RUNTIME_LIB_cpu-debug := $(call cpusim_runtime_lib,debug)
+RUNTIME_LIB_cpu-asan := $(call cpusim_runtime_lib,asan)
+RUNTIME_LIB_cpu-tsan := $(call cpusim_runtime_lib,tsan)
+RUNTIME_LIB_cpu-count := $(call cpusim_runtime_lib,count)
 
 
 .PHONY: deps deps-backend

@@ -59,9 +59,9 @@ program-parts:
 
 # Left out: files meant not to compile (the grader's test of a compile error, the CPU
 # backend's compile-time rejections) and the CPU backend's tests of CPU-only behavior.
-ALL_CU := $(filter-out %/compile_error.cu tests/cpu/suite/compile_fail/% tests/cpu/suite/cpu_only/%,$(wildcard harness/*.cu \
-  labs/*/*.cu solutions/*/*.cu solutions/variants/*/*/*.cu tests/corpus/*/*.cu tests/corpus/*/*/*.cu tests/cpu/suite/*.cu \
-  tests/fixtures/*/*.cu))
+ALL_CU := $(filter-out %/compile_error.cu cpusim/tests/suite/compile_fail/% cpusim/tests/suite/cpu_only/%,$(wildcard harness/*.cu \
+  labs/*/*.cu solutions/*/*.cu solutions/variants/*/*/*.cu tests/corpus/*/*.cu tests/corpus/*/*/*.cu cpusim/tests/suite/*.cu \
+  cpusim/tests/samples/*.cu cpusim/tests/samples/*/*.cu tests/fixtures/*/*.cu))
 
 ## compile every .cu file with nvcc and link every GPU program (no GPU needed)
 nvcc-all: $(patsubst %.cu,$(BUILD)/gpu/obj/%.o,$(ALL_CU)) \

@@ -6,8 +6,10 @@
 # What the tests run: the lab programs of the solutions and of fresh skeletons, on the CPU
 # backend and, when there is one, on the GPU. TEST_BACKENDS=gpu skips the CPU backend.
 TEST_BACKENDS ?= cpu $(if $(HAVE_GPU),gpu)
-TEST_BINS := $(patsubst tests/%.cpp,$(BUILD)/test/%,$(wildcard tests/*/test_*.cpp))
-TEST_BINS := $(if $(filter cpu,$(TEST_BACKENDS)),$(TEST_BINS),$(filter-out %/test_cpusim,$(TEST_BINS)))
+# The CPU backend keeps its tests in its own folder (cpusim/tests/): they build into build/test/cpusim/.
+CPUSIM_TEST_BINS := $(patsubst cpusim/tests/%.cpp,$(BUILD)/test/cpusim/%,$(wildcard cpusim/tests/test_*.cpp))
+TEST_BINS := $(patsubst tests/%.cpp,$(BUILD)/test/%,$(wildcard tests/*/test_*.cpp)) \
+  $(if $(filter cpu,$(TEST_BACKENDS)),$(CPUSIM_TEST_BINS))
 TEST_PROGRAMS := $(foreach f,$(TEST_BACKENDS),$(foreach s,solutions $(TEST_SKELETONS),\
                    $(foreach l,$(SOLUTION_LABS),$(call lab_program,$(l),$(s),$(f)))))
 # The wrong submissions the lab tests run themselves (tests/harness/test_lab*.cpp, test_rep_check.cpp):
@@ -27,6 +29,9 @@ $(BUILD)/test/doctest_main.o: tests/doctest_main.cpp | deps
 $(BUILD)/test/%: tests/%.cpp $(BUILD)/test/doctest_main.o $(HOST_OBJS) | deps
 	@mkdir -p $(@D)
 	$(CXX) $(CXXFLAGS) $(TEST_DEFINES) -MMD -MP $< $(filter %.o,$^) $(TEST_LIBS) -o $@
+$(CPUSIM_TEST_BINS): $(BUILD)/test/cpusim/%: cpusim/tests/%.cpp $(BUILD)/test/doctest_main.o $(HOST_OBJS) | deps
+	@mkdir -p $(@D)
+	$(CXX) $(CXXFLAGS) -MMD -MP $< $(filter %.o,$^) -o $@
 # The bench's tests check its reports, which only it links; the technique's, the grader's rules.
 $(BUILD)/test/harness/test_bench: $(BENCH_HOST_OBJS)
 $(BUILD)/test/grading/test_technique $(BUILD)/test/grading/test_sandbox $(BUILD)/test/grading/test_submission \
@@ -51,5 +56,5 @@ endif
 GRADE_TEST_SOURCES := $(if $(SOLUTION_LABS),$(foreach l,$(SOLUTION_LABS),$(TEST_SKELETONS)/$(l)/$(call lab_file,$(l))) \
   $(VARIANT_FILES))
 ## build what the tests run
-test-programs: $(TEST_PROGRAMS) $(if $(filter cpu,$(TEST_BACKENDS)),cpusim-suite) $(GRADER) $(STATUS) $(GRADE_TEST_SOURCES)
+test-programs: $(TEST_PROGRAMS) $(if $(filter cpu,$(TEST_BACKENDS)),cpusim-suite cpusim-samples) $(GRADER) $(STATUS) $(GRADE_TEST_SOURCES)
 

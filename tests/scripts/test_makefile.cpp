@@ -20,7 +20,7 @@ namespace {
 namespace fs = std::filesystem;
 
 const char* const kMakefiles[] = {"Makefile", "mk/config.mk", "mk/labs.mk", "mk/variants.mk", "mk/maintainer.mk",
-                                  "mk/tests.mk", "cpu/cpu.mk"};
+                                  "mk/tests.mk", "cpusim/cpusim.mk"};
 
 using lab_test::read_file;
 

@@ -1,3 +1,0 @@
-// Part of cpusim, the CPU backend: this library is outside what it can run.
-#pragma once
-#error "Cooperative groups needs a GPU: the CPU backend (cpusim) cannot run it"

@@ -1,3 +1,0 @@
-// Part of cpusim, the CPU backend: see docs/cpu-backend.md.
-#pragma once
-#include "cpusim/cpusim.h"

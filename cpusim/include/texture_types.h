@@ -1,0 +1,3 @@
+// Part of cpusim, the CPU backend: this library is outside what it can run.
+#pragma once
+#error "Textures needs a GPU: the CPU backend (cpusim) cannot run it"

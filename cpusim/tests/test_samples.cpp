@@ -1,0 +1,132 @@
+// Tests that programs written as cuda-samples and CUDA textbooks write them build with cpucc and
+// run: the sample-style programs of cpusim/tests/samples/ (helper-header error checks, device
+// query, a templated cooperative-groups reduction, votes, atomics, clock64 timing, the profiler
+// API), built by `make cpusim-samples` into build/cpu/cpusim-samples/ twice: on their own, and
+// with the CUDA Toolkit's include folder on the path where this machine has one. Each program
+// checks its own results and exits 0 when they are right. Runs from the repository root.
+#include <doctest/doctest.h>
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "common/subprocess.h"
+#include "common/text.h"
+#include "cpusim/tests/source_line.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+const char* const kDir = "build/cpu/cpusim-samples/";
+const std::vector<std::string> kSamples = {"error_checks", "device_query", "reduction_cg", "vote",
+                                           "histogram_atomics", "clock_timing", "profiler"};
+
+// The toolkit's include folder where the Makefile looks for it: beside the nvcc in PATH, else
+// beside $CUDA_HOME/bin/nvcc (/usr/local/cuda); "" when it has no cuda_runtime_api.h.
+std::string toolkit_include() {
+  const lab::RunResult r = lab::run_command({"sh", "-c", "command -v nvcc"});
+  const char* home = std::getenv("CUDA_HOME");
+  const std::string nvcc = r.exited(0) ? text::trim(r.output) : std::string(home && *home ? home : "/usr/local/cuda") + "/bin/nvcc";
+  const fs::path include = fs::path(nvcc).parent_path().parent_path() / "include";
+  std::error_code ec;
+  return fs::exists(include / "cuda_runtime_api.h", ec) ? fs::canonical(include, ec).string() : "";
+}
+const std::string kToolkit = toolkit_include();
+
+lab::RunResult run(const std::string& program, const std::vector<std::string>& args = {}) {
+  std::vector<std::string> argv{program};
+  argv.insert(argv.end(), args.begin(), args.end());
+  lab::RunOptions options;
+  options.timeout_s = 60;
+  return lab::run_command(argv, options);
+}
+
+// The headers a make rule file (g++ -MD) names, each as its real path.
+std::vector<std::string> headers_read(const std::string& dep_file) {
+  std::ifstream in(dep_file);
+  std::stringstream text;
+  text << in.rdbuf();
+  std::vector<std::string> headers;
+  std::istringstream words(text.str());
+  for (std::string w; words >> w;) {
+    if (w == "\\" || w.back() == ':') continue;
+    std::error_code ec;
+    const fs::path real = fs::canonical(w, ec);
+    if (!ec) headers.push_back(real.string());
+  }
+  return headers;
+}
+
+}  // namespace
+
+TEST_SUITE("cpusim samples") {
+
+TEST_CASE("the sample-style programs build with cpucc alone, read no header of the CUDA Toolkit, and pass") {
+  for (const std::string& name : kSamples) {
+    CAPTURE(name);
+    const std::string program = kDir + name;
+    REQUIRE_MESSAGE(fs::exists(program), program, " is missing: run make cpusim-samples");
+    const lab::RunResult r = run(program);
+    CHECK_MESSAGE(r.exited(0), r.describe(), "\n", r.output);
+    CHECK_MESSAGE((text::contains(r.output, "PASS") && !text::contains(r.output, "FAIL")), r.output);
+    // This machine may have the toolkit's headers on the compiler's default path: every header
+    // the build read must still be cpusim's or the system's.
+    const std::vector<std::string> headers = headers_read(program + ".d");
+    CHECK(headers.size() > 10);
+    if (!kToolkit.empty()) {
+      for (const std::string& h : headers) CHECK_MESSAGE(h.rfind(kToolkit + "/", 0) != 0, name, " read the toolkit's ", h);
+    }
+  }
+}
+
+TEST_CASE("with the CUDA Toolkit's include folder on the path (-I, or CPATH), they build and pass the same" *
+          doctest::skip(kToolkit.empty())) {
+  // Skipped without the toolkit's headers (no nvcc in PATH or CUDA_HOME): nothing to be beside.
+  std::vector<std::string> names = kSamples;
+  names.push_back("toolkit_headers");  // also uses cuComplex.h and math_constants.h, which only the toolkit has
+  for (const std::string& name : names) {
+    CAPTURE(name);
+    const std::string program = kDir + std::string("with-toolkit/") + name;
+    REQUIRE_MESSAGE(fs::exists(program), program, " is missing: run make cpusim-samples (the toolkit is at ", kToolkit, ")");
+    const lab::RunResult r = run(program);
+    CHECK_MESSAGE(r.exited(0), r.describe(), "\n", r.output);
+    CHECK_MESSAGE((text::contains(r.output, "PASS") && !text::contains(r.output, "FAIL")), r.output);
+  }
+}
+
+TEST_CASE("checkCudaErrors ends a sample at a failed call, naming the call, its line and the error") {
+  const lab::RunResult r = run(kDir + std::string("error_checks"), {"--fail"});
+  CHECK_MESSAGE(r.exited(1), r.describe(), "\n", r.output);
+  CHECK_MESSAGE(text::contains(r.output, cpusim_test::line_of("cpusim/tests/samples/error_checks.cu", "exits here") +
+                                             ": cudaMemcpy(h, d_out, sizeof h, cudaMemcpyDeviceToHost) failed: "
+                                             "cudaErrorInvalidValue"),
+                r.output);
+}
+
+TEST_CASE("what cooperative groups cannot do here stops the compile, saying what and why") {
+  const fs::path dir = fs::temp_directory_path() / ("test_samples." + std::to_string(getpid()));
+  fs::create_directories(dir);
+  const std::string source = (dir / "cg_outside.cu").string();
+  std::ofstream(source) << "#include <cooperative_groups.h>\n"
+                           "namespace cg = cooperative_groups;\n"
+                           "__global__ void grid_kernel() { cg::this_grid().sync(); }\n"
+                           "__global__ void coalesced_kernel() { cg::coalesced_threads(); }\n"
+                           "__global__ void wide_kernel() { cg::tiled_partition<64>(cg::this_thread_block()).sync(); }\n"
+                           "int main() {}\n";
+  lab::RunOptions options;
+  options.timeout_s = 120;
+  const lab::RunResult r = lab::run_command({"cpusim/cpucc", source, "-o", (dir / "cg_outside").string()}, options);
+  CHECK_MESSAGE(r.exited(1), r.describe(), "\n", r.output);
+  CHECK_MESSAGE(text::contains(r.output, "this_grid().sync()) needs a cooperative launch"), r.output);
+  CHECK_MESSAGE(text::contains(r.output, "coalesced_threads() is not in the CPU backend's (cpusim) subset"), r.output);
+  CHECK_MESSAGE(text::contains(r.output, "tiled_partition<N>: the CPU backend (cpusim) has tiles of 1, 2, 4, 8, 16 and 32"), r.output);
+  fs::remove_all(dir);
+}
+
+}  // TEST_SUITE
