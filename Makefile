@@ -17,8 +17,9 @@ include mk/labs.mk
 include mk/variants.mk
 include mk/maintainer.mk
 include mk/tests.mk
+include mk/gradescope.mk
 
-.PHONY: all help run check grade grade-class profile bench status test doctor clean
+.PHONY: all help run check grade grade-class gradescope profile bench status test doctor clean
 
 # make run and make profile build SRC with make's own rules, which need a plain folder name (make
 # grade takes any): $(1) the target, in the message.
@@ -107,6 +108,16 @@ grade-class: deps-backend $(GRADER) $(GRADE_CLASS)
 	  $(if $(ROSTER),--roster $(call shell_quote,$(ROSTER))) $(if $(JOBS),--jobs $(JOBS)) --backend $(BACKEND) $(if $(LAB),--lab $(LAB)) \
 	  $(if $(SEED),--seed $(SEED)) $(if $(RUBRIC),--rubric "$(RUBRIC)"); status=$$?; \
 	  [ $$status -eq 0 ] || echo "(make grade-class exited with status $$status)"; exit $$status
+
+# The Gradescope autograder zip (scripts/make-gradescope): setup.sh, run_autograder and what the
+# grader needs, no solutions; it grades on the CPU backend. LAB=01 for an assignment per lab;
+# RUBRIC=file; VISIBILITY (the tests) and STDOUT_VISIBILITY (the console): visible, hidden,
+# after_due_date, after_published; TIMEOUT=seconds the grader may take; GRADESCOPE_OUT=dir.
+## the Gradescope autograder zip: LAB=01, RUBRIC=, VISIBILITY=after_due_date, TIMEOUT=540; into build/gradescope
+gradescope:
+	@[ -z "$(LAB)" ] || [ -n "$(call lab_name,$(LAB))" ] || { echo "make gradescope: no lab '$(LAB)' here (labs: $(LABS))" >&2; exit 2; }
+	@scripts/make-gradescope "$(or $(GRADESCOPE_OUT),$(BUILD)/gradescope)" "$(if $(LAB),$(call lab_name,$(LAB)))" "$(or $(RUBRIC),grading/rubric.txt)" \
+	  "$(or $(VISIBILITY),visible)" "$(or $(STDOUT_VISIBILITY),hidden)" "$(or $(TIMEOUT),540)"
 
 # Every make grade and make check run adds its labs' results to the history of the folder it
 # graded (build/progress/<folder>-<hash>/history.tsv, grading/progress.h); this reads it.
