@@ -390,6 +390,7 @@ TEST_CASE("the class summary is one page with escaped names, a chart per lab and
   CHECK_FALSE(contains(html, "<script"));
   CHECK_FALSE(contains(html, "http"));
   CHECK(contains(html, "No timings: graded on the CPU backend"));
+  CHECK(contains(html, "<h2>Similarity</h2>"));  // the report's line, made or not (tests/grading/test_similarity.cpp)
 }
 
 // Chromium comes from scripts/install-deps chromium (CI's .ci/run installs it); without it this
