@@ -39,12 +39,6 @@ namespace fs = std::filesystem;
 using lab_test::contains;
 using lab_test::read_file;
 
-#ifdef GRADE_CLASS_MISSING
-constexpr bool kNoGradeClass = true;
-#else
-constexpr bool kNoGradeClass = false;
-#endif
-
 const std::string kLabFile = "01_matmul_naive/matmul_naive.cu";
 
 // make gradescope packs with zip (scripts/install-deps gradescope; CI's .ci/run installs it).

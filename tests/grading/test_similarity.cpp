@@ -22,19 +22,16 @@
 #endif
 
 #include "common/subprocess.h"
+#include "tests/grading/grade_class_tests.h"
 #include "tests/lab_programs.h"
 
 namespace {
 
 namespace fs = std::filesystem;
 using lab_test::contains;
+using lab_test::kNoGradeClass;
+using lab_test::put;
 using lab_test::read_file;
-
-#ifdef GRADE_CLASS_MISSING
-constexpr bool kNoGradeClass = true;
-#else
-constexpr bool kNoGradeClass = false;
-#endif
 
 const bool kNoDetector = !lab::run_command({"build/similarity-env/bin/python3", "-c", "import copydetect"}).exited(0);
 
@@ -45,11 +42,6 @@ const std::map<std::string, std::string> kFiles = {{"01_matmul_naive", "matmul_n
 const std::map<std::string, std::string> kRoutes = {{"01_matmul_naive", "rows_on_x"}, {"02_matmul_tiled", "coarsened"},
                                                     {"03_matmul_register", "row_1d"}, {"04_transpose", "naive"},
                                                     {"05_dot_reduction", "reduction_ladder"}};
-
-void put(const fs::path& path, const std::string& text) {
-  fs::create_directories(path.parent_path());
-  std::ofstream(path, std::ios::binary) << text;
-}
 
 std::string made(const std::string& list, const std::string& name) {
   const lab::RunResult r = lab::run_command({"scripts/make-variant", list, name});
