@@ -75,8 +75,9 @@ bool read_summary(const std::string& path, Similarity* s) {
     if (!lab.value("informative", true)) {
       s->lab_notes.push_back("lab " + folder + ": " + std::to_string(lab.value("above", 0)) + " of " +
                              std::to_string(lab.value("pairs_with_own_code", 0)) +
-                             " pairs that wrote code of their own are above the threshold: the lab's code is too short or too "
-                             "constrained to tell copying from doing the same task; its pairs are in the report, not flagged");
+                             " pairs that wrote code of their own are above the threshold: the class's code for this lab is "
+                             "alike, from a task too short or too constrained to tell copying from doing the same work, or from "
+                             "a source most of the class shares; its pairs are in the report, not flagged: read it");
     }
   }
   return true;
