@@ -369,10 +369,14 @@ int main(int argc, char** argv) {
   std::signal(SIGTERM, on_interrupt);
   std::vector<grade::GradebookRow> rows = grade_class(c, students, workers);
   lab::kill_descendants();
+  // The gradebook first, the similarity report then (minutes for a large class: it compares every
+  // pair), and the summary page again with its pairs.
+  const bool compare = !interrupted && !o.no_similarity;
   grade::Similarity similarity;
-  similarity.line = "similarity: not made (" + std::string(interrupted ? "interrupted" : "--no-similarity") + ")";
-  if (!interrupted && !o.no_similarity) similarity = class_similarity(o, c.labs, students);
+  similarity.line = compare ? "similarity: being made"
+                            : "similarity: not made (" + std::string(interrupted ? "interrupted" : "--no-similarity") + ")";
   write_outputs(c, rows, similarity);
+  if (compare) write_outputs(c, rows, class_similarity(o, c.labs, students));
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::printf("(gradebook: %s/gradebook.csv; summary: %s/class.html; %.0f s)\n", o.out.c_str(), o.out.c_str(), seconds);
   if (interrupted) std::printf("interrupted: run the same command again to go on\n");

@@ -114,18 +114,22 @@ Similarity similarity_report(const std::string& out, const std::vector<StudentFo
 
 std::string similarity_section(const Similarity& s) {
   std::string html = "<h2>Similarity</h2>\n<p id=\"similarity\">" + text::xml_escape(s.line.substr(s.line.find(": ") + 2));
-  if (!s.report.empty()) html += " <a href=\"" + text::xml_escape(s.report) + "\">The report</a> has every lab's pairs and their code side by side.";
+  if (!s.report.empty()) {
+    html += " <a href=\"" + text::xml_escape(s.report) + "\">The report</a> has every lab's pairs and their code side by side.";
+  }
   html += "</p>\n";
   for (const std::string& note : s.lab_notes) html += "<p class=\"small\">" + text::xml_escape(note) + "</p>\n";
   if (s.flagged.empty()) return html;
   html += "<table id=\"flagged\"><tr><th>lab</th><th>student</th><th>student</th><th>score</th></tr>";
   for (size_t i = 0; i < s.flagged.size() && i < kPagePairs; ++i) {
     const SimilarPair& p = s.flagged[i];
-    html += "<tr class=\"flagged\"><td>" + text::xml_escape(p.lab) + "</td><td>" + text::xml_escape(p.a) + "</td><td>" + text::xml_escape(p.b) +
-            "</td><td>" + std::to_string(int(p.score * 100 + 0.5)) + "%</td></tr>";
+    html += "<tr class=\"flagged\"><td>" + text::xml_escape(p.lab) + "</td><td>" + text::xml_escape(p.a) + "</td><td>" +
+            text::xml_escape(p.b) + "</td><td>" + std::to_string(int(p.score * 100 + 0.5)) + "%</td></tr>";
   }
   html += "</table>\n";
-  if (s.flagged.size() > kPagePairs) html += "<p class=\"small\">and " + std::to_string(s.flagged.size() - kPagePairs) + " more in the report.</p>\n";
+  if (s.flagged.size() > kPagePairs) {
+    html += "<p class=\"small\">and " + std::to_string(s.flagged.size() - kPagePairs) + " more in the report.</p>\n";
+  }
   return html;
 }
 
