@@ -17,8 +17,10 @@ include mk/labs.mk
 include mk/variants.mk
 include mk/maintainer.mk
 include mk/tests.mk
+include mk/gradescope.mk
+include mk/similarity.mk
 
-.PHONY: all help run check grade grade-class profile bench status test doctor clean
+.PHONY: all help run check grade grade-class similarity gradescope profile bench status test doctor clean
 
 # make run and make profile build SRC with make's own rules, which need a plain folder name (make
 # grade takes any): $(1) the target, in the message.
@@ -106,14 +108,35 @@ grade: deps-backend
 # grader, JOBS at a time, into OUT (default build/class): gradebook.csv, class.html and each
 # student's report. ROSTER=file.csv (id, name, nickname) gives every student of the class a row;
 # SEED=N the class's seed; LAB=, RUBRIC= as for make grade. A rerun grades only what changed.
-## grade a class: SUBMISSIONS=dir (a folder or archive per student); OUT=dir, ROSTER=file.csv, JOBS=N
+## grade a class: SUBMISSIONS=dir (a folder or archive per student); OUT=dir, ROSTER=file.csv, JOBS=N, SIMILARITY_THRESHOLD=80
 grade-class: deps-backend
 	@$(call build_in_parallel,$(GRADER) $(GRADE_CLASS))
 	@[ -n "$(SUBMISSIONS)" ] || { echo "make grade-class: say which folder, e.g. make grade-class SUBMISSIONS=submissions" >&2; exit 2; }
 	@$(GRADE_CLASS) --submissions $(call shell_quote,$(SUBMISSIONS)) $(if $(OUT),--out $(call shell_quote,$(OUT))) \
 	  $(if $(ROSTER),--roster $(call shell_quote,$(ROSTER))) $(if $(JOBS),--jobs $(JOBS)) --backend $(BACKEND) $(if $(LAB),--lab $(LAB)) \
-	  $(if $(SEED),--seed $(SEED)) $(if $(RUBRIC),--rubric "$(RUBRIC)"); status=$$?; \
+	  $(if $(SEED),--seed $(SEED)) $(if $(RUBRIC),--rubric "$(RUBRIC)") $(similarity_options); status=$$?; \
 	  [ $$status -eq 0 ] || echo "(make grade-class exited with status $$status)"; exit $$status
+
+# The similarity report alone (grade-class runs it after grading): each lab's pairs of students
+# of SUBMISSIONS by the code they share beyond the skeleton (copydetect: scripts/install-deps
+# similarity), into OUT/similarity (default build/class). SIMILARITY_THRESHOLD=80: the score, in
+# percent, from which a pair is flagged; make grade-class takes it too, and SIMILARITY=0 skips it.
+similarity_options = $(if $(SIMILARITY_THRESHOLD),--similarity-threshold $(SIMILARITY_THRESHOLD)) $(if $(filter 0 no,$(SIMILARITY)),--no-similarity)
+## pairs of students whose code is alike, per lab: SUBMISSIONS=dir (OUT=dir, SIMILARITY_THRESHOLD=80, LAB=)
+similarity: $(GRADE_CLASS)
+	@[ -n "$(SUBMISSIONS)" ] || { echo "make similarity: say which folder, e.g. make similarity SUBMISSIONS=submissions" >&2; exit 2; }
+	@$(GRADE_CLASS) --similarity-only --submissions $(call shell_quote,$(SUBMISSIONS)) $(if $(OUT),--out $(call shell_quote,$(OUT))) \
+	  $(if $(ROSTER),--roster $(call shell_quote,$(ROSTER))) $(if $(LAB),--lab $(LAB)) $(similarity_options)
+
+# The Gradescope autograder zip (scripts/make-gradescope): setup.sh, run_autograder and what the
+# grader needs, no solutions; it grades on the CPU backend. LAB=01 for an assignment per lab;
+# RUBRIC=file; VISIBILITY (the tests) and STDOUT_VISIBILITY (the console): visible, hidden,
+# after_due_date, after_published; TIMEOUT=seconds the grader may take; GRADESCOPE_OUT=dir.
+## the Gradescope autograder zip: LAB=01, RUBRIC=, VISIBILITY=after_due_date, TIMEOUT=540; into build/gradescope
+gradescope:
+	@[ -z "$(LAB)" ] || [ -n "$(call lab_name,$(LAB))" ] || { echo "make gradescope: no lab '$(LAB)' here (labs: $(LABS))" >&2; exit 2; }
+	@scripts/make-gradescope "$(or $(GRADESCOPE_OUT),$(BUILD)/gradescope)" "$(if $(LAB),$(call lab_name,$(LAB)))" "$(or $(RUBRIC),grading/rubric.txt)" \
+	  "$(or $(VISIBILITY),visible)" "$(or $(STDOUT_VISIBILITY),hidden)" "$(or $(TIMEOUT),540)"
 
 # Every make grade and make check run adds its labs' results to the history of the folder it
 # graded (build/progress/<folder>-<hash>/history.tsv, grading/progress.h); this reads it.

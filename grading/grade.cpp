@@ -88,7 +88,12 @@ std::vector<std::pair<std::string, std::string>> trusted_files(const std::string
   std::vector<std::string> paths = {std::filesystem::read_symlink("/proc/self/exe").string(), rubric_path, "labs.txt",
                                     "Makefile", "cpusim/cpusim.mk", "scripts/list-rules"};
   std::error_code ec;
-  for (const auto& entry : std::filesystem::directory_iterator("mk", ec)) paths.push_back(entry.path().string());
+  // In name order: the build folder's stamp is made of these, and a folder's listing order
+  // differs between copies of the same files.
+  std::vector<std::string> makefiles;
+  for (const auto& entry : std::filesystem::directory_iterator("mk", ec)) makefiles.push_back(entry.path().string());
+  std::sort(makefiles.begin(), makefiles.end());
+  paths.insert(paths.end(), makefiles.begin(), makefiles.end());
   std::vector<std::pair<std::string, std::string>> files;
   for (const std::string& path : paths) files.push_back({path, grade::fingerprint(path)});
   return files;

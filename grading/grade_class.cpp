@@ -6,7 +6,11 @@
 // seed or rubric changed: an interrupted run goes on where it stopped.
 //
 //   grade-class --submissions DIR [--out DIR] [--roster FILE] [--jobs N] [--lab NN] [--backend gpu|cpu]
-//               [--seed N] [--rubric FILE] [--build-dir DIR]
+//               [--seed N] [--rubric FILE] [--build-dir DIR] [--similarity-threshold PCT] [--no-similarity]
+//               [--similarity-only]
+//
+// After grading, the similarity report (grading/class/similarity.h) ranks each lab's pairs of
+// students by the code they share; --similarity-only makes only that report, grading nothing.
 //
 // Exit status: 0 when every student has a row (whatever the scores), 2 when it could not run,
 // 130 when interrupted (the rows so far are written; a rerun goes on).
@@ -33,6 +37,7 @@
 #include "grading/class/hash.h"
 #include "grading/class/page.h"
 #include "grading/class/prepare.h"
+#include "grading/class/similarity.h"
 #include "grading/isolation.h"
 #include "grading/report.h"
 #include "grading/sandbox.h"
@@ -51,6 +56,8 @@ std::atomic<bool> interrupted{false};
 struct Options {
   std::string submissions, out = "build/class", roster, lab, backend, rubric = "grading/rubric.txt", build_dir;
   int64_t jobs = -1, seed = -1;
+  int64_t similarity_threshold = 80;
+  bool no_similarity = false, similarity_only = false;
 };
 
 Options parse_options(int argc, char** argv) {
@@ -68,6 +75,10 @@ Options parse_options(int argc, char** argv) {
                                               "is derived from it and the id");
   cli.add_string("rubric", &o.rubric, "the rubric file");
   cli.add_string("build-dir", &o.build_dir, "the grader's build folder, shared by every student (default OUT/build)");
+  cli.add_int("similarity-threshold", &o.similarity_threshold, 1, 100, "the similarity score (percent) from which a pair of\n"
+                                                                       "students is flagged (default 80)");
+  cli.add_flag("no-similarity", &o.no_similarity, "no similarity report");
+  cli.add_flag("similarity-only", &o.similarity_only, "only the similarity report, into OUT/similarity: nothing is graded");
   cli.parse(argc, argv);
   if (o.submissions.empty()) cannot_run("say which folder to grade: --submissions DIR (make grade-class SUBMISSIONS=dir)");
   return o;
@@ -260,16 +271,21 @@ int worker_count(const Class& c, size_t students) {
   return int(std::clamp<int64_t>(workers, 1, std::max<int64_t>(1, int64_t(students))));
 }
 
+// The labs graded: the table's, or the one --lab names.
+std::vector<lab::LabEntry> class_labs(const Options& o) {
+  std::vector<lab::LabEntry> labs;
+  std::string error;
+  if (!lab::read_labs("labs.txt", &labs, &error)) cannot_run(error);
+  if (o.lab.empty()) return labs;
+  const lab::LabEntry* l = lab::find_lab(labs, o.lab);
+  if (l == nullptr) cannot_run("no lab '" + o.lab + "' in labs.txt");
+  return {*l};
+}
+
 Class make_class(const Options& o) {
   Class c;
   c.o = o;
-  std::string error;
-  if (!lab::read_labs("labs.txt", &c.labs, &error)) cannot_run(error);
-  if (!o.lab.empty()) {
-    const lab::LabEntry* l = lab::find_lab(c.labs, o.lab);
-    if (l == nullptr) cannot_run("no lab '" + o.lab + "' in labs.txt");
-    c.labs = {*l};
-  }
+  c.labs = class_labs(o);
   c.gpus = gpu_names();
   c.backend = o.backend.empty() ? (c.gpus.empty() ? "cpu" : "gpu") : o.backend;
   if (c.backend != "cpu" && c.backend != "gpu") cannot_run("BACKEND must be gpu or cpu, not '" + c.backend + "'");
@@ -298,13 +314,30 @@ std::vector<grade::Student> class_list(const Options& o) {
   return students;
 }
 
+// The similarity report over every student's lab files, found as for grading (an archive is
+// unpacked again into the student's folder), into OUT/similarity.
+grade::Similarity class_similarity(const Options& o, const std::vector<lab::LabEntry>& labs, const std::vector<grade::Student>& students) {
+  std::vector<grade::StudentFolder> folders;
+  std::error_code ec;
+  for (const grade::Student& s : students) {
+    const std::string dir = o.out + "/students/" + s.slug;
+    std::filesystem::create_directories(dir, ec);
+    const grade::Prepared p = grade::prepare_submission(s, dir + "/unpacked", labs);
+    if (p.status.empty()) folders.push_back({s.id, p.root});
+  }
+  grade::Similarity similarity = grade::similarity_report(o.out, folders, labs, int(o.similarity_threshold));
+  std::printf("(%s)\n", similarity.line.c_str());
+  std::fflush(stdout);
+  return similarity;
+}
+
 // gradebook.csv and class.html, in OUT.
-void write_outputs(const Class& c, std::vector<grade::GradebookRow>& rows) {
+void write_outputs(const Class& c, std::vector<grade::GradebookRow>& rows, const grade::Similarity& similarity) {
   fill_maxima(rows, c.labs.size());
   char date[32];
   const std::time_t now = std::time(nullptr);
   std::strftime(date, sizeof date, "%Y-%m-%d %H:%M", std::localtime(&now));
-  grade::ClassInfo info{date, c.backend, c.backend == "gpu" ? c.gpus.front() : "the CPU backend", c.seed};
+  grade::ClassInfo info{date, c.backend, c.backend == "gpu" ? c.gpus.front() : "the CPU backend", c.seed, similarity};
   for (grade::GradebookRow& r : rows) {
     if (r.device.empty() && r.status != "graded") continue;
     if (r.device.empty()) r.device = info.device;
@@ -325,6 +358,7 @@ int main(int argc, char** argv) {
   for (const char* name : {"MAKEFLAGS", "MFLAGS", "MAKELEVEL", "SEED"}) unsetenv(name);
   const Options o = parse_options(argc, argv);
   const std::vector<grade::Student> students = class_list(o);
+  if (o.similarity_only) return class_similarity(o, class_labs(o), students).report.empty() ? lab::kExitCannotRun : lab::kExitPass;
   const Class c = make_class(o);
   const int workers = worker_count(c, students.size());
   std::printf("make grade-class: %zu students in %s, class seed %llu (SEED=%llu reproduces every seed), %d at once on %s\n",
@@ -335,7 +369,14 @@ int main(int argc, char** argv) {
   std::signal(SIGTERM, on_interrupt);
   std::vector<grade::GradebookRow> rows = grade_class(c, students, workers);
   lab::kill_descendants();
-  write_outputs(c, rows);
+  // The gradebook first, the similarity report then (minutes for a large class: it compares every
+  // pair), and the summary page again with its pairs.
+  const bool compare = !interrupted && !o.no_similarity;
+  grade::Similarity similarity;
+  similarity.line = compare ? "similarity: being made"
+                            : "similarity: not made (" + std::string(interrupted ? "interrupted" : "--no-similarity") + ")";
+  write_outputs(c, rows, similarity);
+  if (compare) write_outputs(c, rows, class_similarity(o, c.labs, students));
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::printf("(gradebook: %s/gradebook.csv; summary: %s/class.html; %.0f s)\n", o.out.c_str(), o.out.c_str(), seconds);
   if (interrupted) std::printf("interrupted: run the same command again to go on\n");

@@ -103,6 +103,7 @@ std::string class_page(const std::vector<GradebookRow>& rows, const std::vector<
   }
   html += "<h2>Most common failing checks</h2>\n" + failing_checks(rows) + "\n<h2>Leaderboard</h2>\n<p class=\"small\">Students who chose a nickname (the roster's nickname column), by their launcher's median time.</p>\n";
   for (size_t i = 0; i < labs.size(); ++i) html += "<h3>lab " + labs[i].number + " " + labs[i].stem + "</h3>" + leaderboard(rows, i, info) + "\n";
+  html += similarity_section(info.similarity);
   return html + "<h2>Students</h2>\n" + student_rows(rows, labs) + "\n</body></html>\n";
 }
 

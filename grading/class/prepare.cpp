@@ -2,6 +2,7 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <deque>
 #include <filesystem>
@@ -26,20 +27,58 @@ bool holds_a_lab(const fs::path& dir, const std::vector<lab::LabEntry>& labs) {
   return false;
 }
 
-// The folder at most three levels under TOP that holds a lab folder, nearest first; "" if none.
-std::string find_labs_root(const fs::path& top, const std::vector<lab::LabEntry>& labs) {
+// The folder at most three levels under TOP (TOP first, then by depth, each level in name
+// order) for which FITS holds; "" if none. Links are not followed.
+template <class Fits>
+std::string nearest_folder(const fs::path& top, Fits fits) {
   std::deque<std::pair<fs::path, int>> queue = {{top, 0}};
   std::error_code ec;
   while (!queue.empty()) {
     const auto [dir, depth] = queue.front();
     queue.pop_front();
-    if (holds_a_lab(dir, labs)) return dir.string();
+    if (fits(dir)) return dir.string();
     if (depth == 3) continue;
+    std::vector<fs::path> subfolders;
     for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
-      if (it->is_directory(ec) && !it->is_symlink(ec)) queue.push_back({it->path(), depth + 1});
+      if (it->is_directory(ec) && !it->is_symlink(ec)) subfolders.push_back(it->path());
     }
+    std::sort(subfolders.begin(), subfolders.end());
+    for (const fs::path& sub : subfolders) queue.push_back({sub, depth + 1});
   }
   return "";
+}
+
+bool is_plain_file(const fs::path& path) {
+  std::error_code ec;
+  return fs::is_regular_file(fs::symlink_status(path, ec));
+}
+
+// Lab files handed in without their folders (matmul_naive.cu at the top, as a Gradescope upload
+// of single files lands): each lab's file nearest to TOP is copied into ARRANGED/NN_stem/, the
+// labs' layout. "" when TOP holds no lab file by name; else ARRANGED, with a note per file.
+std::string arrange_loose_files(const fs::path& top, const fs::path& arranged, const std::vector<lab::LabEntry>& labs,
+                                std::vector<std::string>* notes) {
+  std::error_code ec;
+  fs::remove_all(arranged, ec);
+  bool any = false;
+  for (const lab::LabEntry& l : labs) {
+    const std::string dir = nearest_folder(top, [&](const fs::path& d) { return is_plain_file(d / l.file()); });
+    if (dir.empty()) continue;
+    const fs::path from = fs::path(dir) / l.file(), to = arranged / l.folder / l.file();
+    const std::string shown = printable(fs::relative(from, top, ec).string());
+    if (fs::file_size(from, ec) > (1u << 20)) {
+      notes->push_back(shown + " is over 1 MiB: the grader refuses a lab file over 1 MiB");
+      continue;
+    }
+    fs::create_directories(to.parent_path(), ec);
+    if (ec || !fs::copy_file(from, to, ec)) {
+      notes->push_back(shown + ": cannot be copied (" + ec.message() + ")");
+      continue;
+    }
+    notes->push_back(shown + " graded as " + l.folder + "/" + l.file());
+    any = true;
+  }
+  return any ? arranged.string() : "";
 }
 
 bool odd_name(const std::string& name) {
@@ -98,8 +137,12 @@ Prepared prepare_submission(const Student& s, const std::string& unpack_dir, con
     return p.status = "wrong layout: neither a folder nor a .zip or .tar of one", p;
   }
   if (is_empty_folder(top)) return p.status = "empty: nothing handed in", p;
-  p.root = find_labs_root(top, labs);
-  if (p.root.empty()) return p.status = "wrong layout: no lab folder (" + labs.front().folder + "/" + labs.front().file() + ", ...)", p;
+  p.root = nearest_folder(top, [&](const fs::path& dir) { return holds_a_lab(dir, labs); });
+  if (p.root.empty()) p.root = arrange_loose_files(top, fs::path(unpack_dir).parent_path() / "arranged", labs, &p.notes);
+  if (p.root.empty()) {
+    return p.status = "wrong layout: no lab folder (" + labs.front().folder + "/" + labs.front().file() + ", ...) and no lab file (" +
+                      labs.front().file() + ", ...)", p;
+  }
   for (const lab::LabEntry& l : labs) {
     if (!fs::exists(fs::symlink_status(fs::path(p.root) / l.folder / l.file(), ec))) p.notes.push_back("no " + l.folder + "/" + l.file());
   }

@@ -1,7 +1,9 @@
 // A student's entry made ready for the grader, or the clear reason it cannot be: a folder with
 // the labs' layout (found at most three folders down: alice/labs/01_matmul_naive), unpacked
-// first when it is an archive; and notes on what in it the grader will refuse or ignore (a link
-// out of it, a huge file, an odd name, a lab folder missing), for the gradebook.
+// first when it is an archive, or, without lab folders, the lab files themselves wherever they
+// lie (matmul_naive.cu at the top, as a Gradescope upload of single files lands), copied into
+// the labs' layout; and notes on what in it the grader will refuse or ignore (a link out of it,
+// a huge file, an odd name, a lab folder missing), for the gradebook.
 #pragma once
 
 #include <string>
@@ -18,7 +20,8 @@ struct Prepared {
   std::vector<std::string> notes;  // printable
 };
 
-// Prepares S's entry, unpacking an archive into UNPACK_DIR (removed first); LABS: those graded.
+// Prepares S's entry, unpacking an archive into UNPACK_DIR (removed first) and copying loose lab
+// files into arranged/ beside it (removed first); LABS: those graded.
 Prepared prepare_submission(const Student& s, const std::string& unpack_dir, const std::vector<lab::LabEntry>& labs);
 
 // A fingerprint of what the grader will read of ROOT: each lab's file, by name and bytes

@@ -24,12 +24,15 @@
 #ifndef GRADE_CLASS_MISSING
 #include "grading/class/archive.h"
 #endif
+#include "tests/grading/grade_class_tests.h"
 #include "tests/lab_programs.h"
 
 namespace {
 
 namespace fs = std::filesystem;
 using lab_test::contains;
+using lab_test::kNoGradeClass;
+using lab_test::put;
 using lab_test::read_file;
 
 const std::string kOdd = "Jos\xC3\xA9 \"q\" $(touch ran)";  // José "q" $(touch ran)
@@ -42,12 +45,6 @@ uint32_t crc32_of(const std::string& data) {
   }
   return ~crc;
 }
-
-#ifdef GRADE_CLASS_MISSING
-constexpr bool kNoGradeClass = true;
-#else
-constexpr bool kNoGradeClass = false;
-#endif
 
 // A zip of FILES (name, bytes), stored uncompressed: names are written as given, ../ included,
 // which is what a hostile archive does. MODE is each entry's Unix type and mode (a link's bytes
@@ -141,11 +138,6 @@ void check_nothing_escaped(const fs::path& dest, const fs::path& outside) {
   CHECK_FALSE(fs::exists(dest.parent_path() / "escaped-tar"));
   CHECK_FALSE(fs::exists(outside / "through-link"));
   CHECK_FALSE(fs::exists(outside / "absolute-tar"));
-}
-
-void put(const fs::path& path, const std::string& text) {
-  fs::create_directories(path.parent_path());
-  std::ofstream(path, std::ios::binary) << text;
 }
 
 const std::string kLabFile = "01_matmul_naive/matmul_naive.cu";
@@ -390,6 +382,7 @@ TEST_CASE("the class summary is one page with escaped names, a chart per lab and
   CHECK_FALSE(contains(html, "<script"));
   CHECK_FALSE(contains(html, "http"));
   CHECK(contains(html, "No timings: graded on the CPU backend"));
+  CHECK(contains(html, "<h2>Similarity</h2>"));  // the report's line, made or not (tests/grading/test_similarity.cpp)
 }
 
 // Chromium comes from scripts/install-deps chromium (CI's .ci/run installs it); without it this
