@@ -1,0 +1,145 @@
+// `make profile`'s report (grading/profile_report.h), from one run of a lab program: the CPU
+// backend's launch log of a count-flavor build, or Nsight Compute's CSV; and the comparison of
+// the two that scripts/validate-profile prints.
+//
+//   profile --backend cpu|gpu --counts FILE [--result FILE]   (scripts/profile-lab)
+//   profile --compare --cpu LOG --gpu CSV [--label TEXT]      (scripts/validate-profile)
+//   profile --print-ncu-metrics                               (the metrics to ask ncu for)
+//
+// --result is the lab program's --result file: the lab and the problem, whose FLOPs the CPU
+// backend's report uses. The comparison prints, per kernel, the model's and Nsight Compute's
+// sectors per request, wavefronts per request and bank-conflict ways, their ratio, and whether
+// it is within 10%.
+// Exit status: 0 printed (for --compare: every ratio within 10%), 1 a ratio outside, 2 bad
+// arguments or a file that cannot be read. A C++ program: it reads the counts with the code
+// the technique check reads them with.
+#include <unistd.h>
+
+#include <climits>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <string>
+
+#include "common/cli.h"
+#include "common/exit_codes.h"
+#include "common/problems.h"
+#include "common/protocol.h"
+#include "grading/kernel_counts.h"
+#include "grading/profile_report.h"
+
+namespace {
+
+bool readable(const std::string& path) { return std::ifstream(path).good(); }
+
+// "lab 04 (transpose), rows=256 cols=300", and the problem's FLOPs, from the result file.
+void describe_problem(const std::string& result_file, grade::ProfileContext* ctx) {
+  const lab::ResultFields f = lab::read_result_file(result_file);
+  ctx->title = f.count("lab") ? "lab " + f.at("lab") + (f.count("name") ? " (" + f.at("name") + ")" : "") : "a program";
+  int64_t dims[3] = {0, 0, 0};
+  lab::Case c;
+  if (f.count("op") && f.count("dims") && sscanf(f.at("dims").c_str(), "%ld %ld %ld", &dims[0], &dims[1], &dims[2]) == 3 &&
+      lab::Case::from_dims(f.at("op"), dims, &c)) {
+    ctx->title += ", " + c.describe();
+    ctx->problem_flops = c.flops();
+  }
+}
+
+std::string cwd() {
+  char path[PATH_MAX];
+  return getcwd(path, sizeof path) ? path : "";
+}
+
+// "matmul_tiled_kernel<32>" -> "matmul_tiled_kernel": the launch names template arguments as
+// the source writes them, ncu as it compiled them.
+std::string function_name(const std::string& kernel) { return kernel.substr(0, kernel.find('<')); }
+
+int compare(const std::string& cpu_log, const std::string& gpu_csv, const std::string& label) {
+  const grade::RunCounts model = grade::read_launch_log(cpu_log), ncu = grade::read_ncu_csv(gpu_csv);
+  int outside = 0;
+  auto line = [&](const std::string& kernel, const std::string& metric, double m, double n) {
+    const double r = n > 0 ? m / n : (m == 0 ? 1 : INFINITY);
+    const bool within = std::fabs(r - 1) <= 0.10;
+    outside += !within;
+    printf("%-28s %-34s %-36s %10.3f %10.3f %8.3f  %s\n", label.c_str(), kernel.c_str(), metric.c_str(), m, n, r,
+           within ? "yes" : "NO");
+  };
+  for (const grade::KernelCounts& g : ncu.kernels) {
+    const grade::KernelCounts* c = nullptr;
+    for (const grade::KernelCounts& k : model.kernels)
+      if (function_name(k.name) == function_name(g.name)) c = &k;
+    if (c == nullptr) {
+      printf("%-28s %-34s the CPU backend's run has no such kernel\n", label.c_str(), g.name.c_str());
+      ++outside;
+      continue;
+    }
+    auto per = [](double a, double b) { return b > 0 ? a / b : 0; };
+    if (g.global_load.requests > 0 || c->global_load.requests > 0)
+      line(g.name, "global load sectors per request", per(c->global_load.sectors, c->global_load.requests),
+           per(g.global_load.sectors, g.global_load.requests));
+    if (g.global_store.requests > 0 || c->global_store.requests > 0)
+      line(g.name, "global store sectors per request", per(c->global_store.sectors, c->global_store.requests),
+           per(g.global_store.sectors, g.global_store.requests));
+    const std::pair<const char*, const grade::Accesses*> shared[] = {{"load", &c->shared_load}, {"store", &c->shared_store}};
+    const grade::Accesses* gpu_shared[] = {&g.shared_load, &g.shared_store};
+    for (int i = 0; i < 2; ++i) {
+      const grade::Accesses& m = *shared[i].second;
+      const grade::Accesses& n = *gpu_shared[i];
+      if (m.requests == 0 && n.requests == 0) continue;
+      const std::string op = shared[i].first;
+      line(g.name, "shared " + op + " wavefronts per request", per(m.wavefronts, m.requests), per(n.wavefronts, n.requests));
+      line(g.name, "shared " + op + " bank-conflict ways", per(m.wavefronts, m.ideal_wavefronts),
+           per(n.wavefronts, n.ideal_wavefronts));
+    }
+  }
+  if (ncu.kernels.empty()) {
+    printf("%-28s Nsight Compute's CSV holds no kernel\n", label.c_str());
+    ++outside;
+  }
+  return outside == 0 ? lab::kExitPass : lab::kExitWrong;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string backend, counts, result, cpu_log, gpu_csv, label;
+  bool compare_mode = false, print_metrics = false;
+  lab::Cli cli(argv[0], "make profile's report from a run's counts, or (--compare) the CPU backend's model against Nsight Compute.");
+  cli.add_string("backend", &backend, "cpu (a count-flavor program's launch log) or gpu (ncu --csv --print-units base)");
+  cli.add_string("counts", &counts, "the launch log or the CSV");
+  cli.add_string("result", &result, "the lab program's --result file: the lab and the problem");
+  cli.add_flag("compare", &compare_mode, "compare a CPU backend's launch log (--cpu) with ncu's CSV (--gpu)");
+  cli.add_string("cpu", &cpu_log, "with --compare: the count-flavor program's launch log");
+  cli.add_string("gpu", &gpu_csv, "with --compare: Nsight Compute's CSV of the same program and shape");
+  cli.add_string("label", &label, "with --compare: the first column of each line");
+  cli.add_flag("print-ncu-metrics", &print_metrics, "print the metrics to ask Nsight Compute for, besides its sections");
+  cli.parse(argc, argv);
+
+  if (print_metrics) {
+    printf("%s\n", grade::kProfileNcuMetrics);
+    return lab::kExitPass;
+  }
+  if (compare_mode) {
+    for (const std::string& f : {cpu_log, gpu_csv}) {
+      if (f.empty() || !readable(f)) {
+        fprintf(stderr, "profile --compare: cannot read '%s' (give --cpu LOG and --gpu CSV)\n", f.c_str());
+        return lab::kExitCannotRun;
+      }
+    }
+    return compare(cpu_log, gpu_csv, label.empty() ? "-" : label);
+  }
+  if ((backend != "cpu" && backend != "gpu") || counts.empty()) {
+    fprintf(stderr, "profile: give --backend cpu|gpu and --counts FILE\n%s", cli.usage().c_str());
+    return lab::kExitCannotRun;
+  }
+  if (!readable(counts)) {
+    fprintf(stderr, "profile: no counts in '%s': the program did not run, or ran no kernel\n", counts.c_str());
+    return lab::kExitCannotRun;
+  }
+  grade::ProfileContext ctx;
+  describe_problem(result, &ctx);
+  grade::RunCounts run = backend == "cpu" ? grade::read_launch_log(counts) : grade::read_ncu_csv(counts);
+  if (backend == "cpu") ctx.lines_note = grade::locate_sites(&run, cwd());
+  fputs(grade::profile_report(run, ctx).c_str(), stdout);
+  return lab::kExitPass;
+}
