@@ -16,14 +16,16 @@ void Accesses::add(const Accesses& o) {
 }
 
 // Nsight Compute's names: the global-memory counts as the technique check reads them
-// (technique.h), shared-memory instructions, wavefronts and bank conflicts, DRAM bytes, and
-// the floating-point instructions. Checked with Nsight Compute 2025.3 on the H100 (the first
-// three groups: docs/results/lab04-banks-h100.log).
+// (technique.h), atomics and reductions, shared-memory instructions, wavefronts and bank
+// conflicts, DRAM bytes, and the floating-point instructions. Checked with Nsight Compute
+// 2025.3 on the H100: the global, atomic and shared ones in docs/results/lab04-banks-h100.log
+// and technique-counts-h100.log; DRAM bytes and the adds and multiplies not yet.
 const char kProfileNcuMetrics[] =
     "launch__grid_size,launch__block_size,"
     "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,"
     "sm__sass_data_bytes_mem_global_op_ld.sum,l1tex__t_requests_pipe_lsu_mem_global_op_st.sum,"
     "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum,sm__sass_data_bytes_mem_global_op_st.sum,"
+    "l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum,l1tex__t_requests_pipe_lsu_mem_global_op_red.sum,"
     "smsp__inst_executed_op_shared_ld.sum,smsp__inst_executed_op_shared_st.sum,"
     "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum,"
     "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,"
@@ -219,6 +221,7 @@ RunCounts read_launch_log(const std::string& path) {
     k.global_store.add(launch_fields(f, "global_store"));
     k.shared_load.add(launch_fields(f, "shared_load"));
     k.shared_store.add(launch_fields(f, "shared_store"));
+    k.atomic_requests += number(f, "global_atomic_requests");
     k.atomic_threads += number(f, "atomic_threads");
     if (f.count("touched_bytes")) add_to(k.dram_bytes, number(f, "touched_bytes"));
     k.has_lines = k.has_lines || f.count("global_load_lines");
@@ -284,6 +287,8 @@ RunCounts read_ncu_csv(const std::string& path) {
     k.global_store.add(traffic("st"));
     k.shared_load.add(shared("ld"));
     k.shared_store.add(shared("st"));
+    k.atomic_requests += l.value("l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum") +
+                         l.value("l1tex__t_requests_pipe_lsu_mem_global_op_red.sum");
     if (l.get("dram__bytes_read.sum")) add_to(k.dram_bytes, l.value("dram__bytes_read.sum") + l.value("dram__bytes_write.sum"));
     if (l.get("smsp__sass_thread_inst_executed_op_ffma_pred_on.sum"))
       add_to(k.flops, 2 * l.value("smsp__sass_thread_inst_executed_op_ffma_pred_on.sum") +

@@ -39,7 +39,8 @@ struct KernelCounts {
   double block_threads = 0;    // of its first launch
   double shared_bytes = 0;     // per block, static and dynamic, of its first launch (CPU backend)
   Accesses global_load, global_store, shared_load, shared_store;
-  double atomic_threads = 0;
+  double atomic_requests = 0;  // global atomics and reductions, one per warp instruction
+  double atomic_threads = 0;   // the threads that made them (the CPU backend only)
   std::optional<double> dram_bytes;  // measured (GPU) or the distinct sectors touched (CPU)
   std::optional<double> flops;       // counted by ncu: 2 per FMA, 1 per add and multiply
   std::optional<double> time_ms;     // measured (GPU)

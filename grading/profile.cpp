@@ -19,6 +19,7 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <optional>
 #include <string>
 
 #include "common/cli.h"
@@ -54,46 +55,77 @@ std::string cwd() {
 // the source writes them, ncu as it compiled them.
 std::string function_name(const std::string& kernel) { return kernel.substr(0, kernel.find('<')); }
 
+// Per kernel of either run, matched by name: the model's and ncu's figures; a kernel only one
+// of them ran shows "-" for the other, and counts as outside.
 int compare(const std::string& cpu_log, const std::string& gpu_csv, const std::string& label) {
   const grade::RunCounts model = grade::read_launch_log(cpu_log), ncu = grade::read_ncu_csv(gpu_csv);
   int outside = 0;
-  auto line = [&](const std::string& kernel, const std::string& metric, double m, double n) {
-    const double r = n > 0 ? m / n : (m == 0 ? 1 : INFINITY);
-    const bool within = std::fabs(r - 1) <= 0.10;
-    outside += !within;
-    printf("%-28s %-34s %-36s %10.3f %10.3f %8.3f  %s\n", label.c_str(), kernel.c_str(), metric.c_str(), m, n, r,
-           within ? "yes" : "NO");
-  };
-  for (const grade::KernelCounts& g : ncu.kernels) {
-    const grade::KernelCounts* c = nullptr;
-    for (const grade::KernelCounts& k : model.kernels)
-      if (function_name(k.name) == function_name(g.name)) c = &k;
-    if (c == nullptr) {
-      printf("%-28s %-34s the CPU backend's run has no such kernel\n", label.c_str(), g.name.c_str());
-      ++outside;
-      continue;
+  auto line = [&](const std::string& kernel, const std::string& metric, std::optional<double> m, std::optional<double> n) {
+    std::string verdict = "NO";
+    char ratio[32] = "-";
+    if (m && n) {
+      const double r = *n > 0 ? *m / *n : (*m == 0 ? 1 : INFINITY);
+      snprintf(ratio, sizeof ratio, "%.3f", r);
+      if (std::fabs(r - 1) <= 0.10) verdict = "yes";
     }
-    auto per = [](double a, double b) { return b > 0 ? a / b : 0; };
-    if (g.global_load.requests > 0 || c->global_load.requests > 0)
-      line(g.name, "global load sectors per request", per(c->global_load.sectors, c->global_load.requests),
-           per(g.global_load.sectors, g.global_load.requests));
-    if (g.global_store.requests > 0 || c->global_store.requests > 0)
-      line(g.name, "global store sectors per request", per(c->global_store.sectors, c->global_store.requests),
-           per(g.global_store.sectors, g.global_store.requests));
-    const std::pair<const char*, const grade::Accesses*> shared[] = {{"load", &c->shared_load}, {"store", &c->shared_store}};
-    const grade::Accesses* gpu_shared[] = {&g.shared_load, &g.shared_store};
-    for (int i = 0; i < 2; ++i) {
-      const grade::Accesses& m = *shared[i].second;
-      const grade::Accesses& n = *gpu_shared[i];
-      if (m.requests == 0 && n.requests == 0) continue;
-      const std::string op = shared[i].first;
-      line(g.name, "shared " + op + " wavefronts per request", per(m.wavefronts, m.requests), per(n.wavefronts, n.requests));
-      line(g.name, "shared " + op + " bank-conflict ways", per(m.wavefronts, m.ideal_wavefronts),
-           per(n.wavefronts, n.ideal_wavefronts));
+    outside += verdict != "yes";
+    auto cell = [](std::optional<double> v) {
+      char text[32] = "-";
+      if (v) snprintf(text, sizeof text, "%.3f", *v);
+      return std::string(text);
+    };
+    printf("%-28s %-34s %-36s %10s %10s %8s  %s\n", label.c_str(), kernel.c_str(), metric.c_str(), cell(m).c_str(),
+           cell(n).c_str(), ratio, verdict.c_str());
+  };
+  // The n-th kernel of a function in one run is the n-th of that function in the other: both
+  // list kernels in the order of their first launch.
+  auto nth = [](const grade::RunCounts& run, const std::string& function, int n) -> const grade::KernelCounts* {
+    for (const grade::KernelCounts& k : run.kernels)
+      if (function_name(k.name) == function && n-- == 0) return &k;
+    return nullptr;
+  };
+  auto index = [](const grade::RunCounts& run, const grade::KernelCounts& of) {
+    int n = 0;
+    for (const grade::KernelCounts& k : run.kernels) {
+      if (&k == &of) break;
+      n += function_name(k.name) == function_name(of.name);
+    }
+    return n;
+  };
+  std::vector<std::pair<const grade::KernelCounts*, const grade::KernelCounts*>> pairs;  // model, ncu
+  for (const grade::KernelCounts& k : model.kernels)
+    pairs.push_back({&k, nth(ncu, function_name(k.name), index(model, k))});
+  for (const grade::KernelCounts& k : ncu.kernels)
+    if (!nth(model, function_name(k.name), index(ncu, k))) pairs.push_back({nullptr, &k});
+  for (const auto& [c, g] : pairs) {
+    const std::string name = (g ? g : c)->name;
+    // A ratio of the model's (or ncu's) accesses, when that run has any of them.
+    using Part = const grade::Accesses grade::KernelCounts::*;
+    auto per = [](const grade::KernelCounts* k, Part part, double grade::Accesses::*num,
+                  double grade::Accesses::*den) -> std::optional<double> {
+      if (k == nullptr || (k->*part).*den == 0) return std::nullopt;
+      return (k->*part).*num / (k->*part).*den;
+    };
+    auto has = [&](Part part) { return (c && (c->*part).requests > 0) || (g && (g->*part).requests > 0); };
+    using A = grade::Accesses;
+    const std::pair<const char*, Part> global[] = {{"load", &grade::KernelCounts::global_load},
+                                                   {"store", &grade::KernelCounts::global_store}};
+    for (const auto& [op, part] : global)
+      if (has(part))
+        line(name, std::string("global ") + op + " sectors per request", per(c, part, &A::sectors, &A::requests),
+             per(g, part, &A::sectors, &A::requests));
+    const std::pair<const char*, Part> shared[] = {{"load", &grade::KernelCounts::shared_load},
+                                                   {"store", &grade::KernelCounts::shared_store}};
+    for (const auto& [op, part] : shared) {
+      if (!has(part)) continue;
+      line(name, std::string("shared ") + op + " wavefronts per request", per(c, part, &A::wavefronts, &A::requests),
+           per(g, part, &A::wavefronts, &A::requests));
+      line(name, std::string("shared ") + op + " bank-conflict ways", per(c, part, &A::wavefronts, &A::ideal_wavefronts),
+           per(g, part, &A::wavefronts, &A::ideal_wavefronts));
     }
   }
-  if (ncu.kernels.empty()) {
-    printf("%-28s Nsight Compute's CSV holds no kernel\n", label.c_str());
+  if (pairs.empty()) {
+    printf("%-28s neither run launched a kernel\n", label.c_str());
     ++outside;
   }
   return outside == 0 ? lab::kExitPass : lab::kExitWrong;

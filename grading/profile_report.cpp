@@ -74,6 +74,9 @@ std::string kernel_table(const RunCounts& run, const KernelCounts& k, const Prof
            k.has_lines ? ratio(k.global_store.lines, k.global_store.requests) : "-");
   t += row("bytes used of the bytes moved", percent(k.global_load.bytes, 32 * k.global_load.sectors),
            percent(k.global_store.bytes, 32 * k.global_store.sectors));
+  if (k.atomic_requests > 0)
+    t += row("global atomic requests", grouped(k.atomic_requests) +
+                                           (k.atomic_threads > 0 ? " (" + grouped(k.atomic_threads) + " threads)" : ""));
   t += row("shared requests (warp instructions)", grouped(k.shared_load.requests), grouped(k.shared_store.requests));
   t += row("wavefronts per request", ratio(k.shared_load.wavefronts, k.shared_load.requests),
            ratio(k.shared_store.wavefronts, k.shared_store.requests));
