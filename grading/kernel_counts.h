@@ -65,8 +65,9 @@ RunCounts read_ncu_csv(const std::string& path);
 std::string locate_sites(RunCounts* run, const std::string& root);
 
 // The metrics make profile asks Nsight Compute for besides its sections (SpeedOfLight,
-// MemoryWorkloadAnalysis, Occupancy).
+// MemoryWorkloadAnalysis, Occupancy); the counts alone, which profile --compare reads.
 extern const char kProfileNcuMetrics[];
+extern const char kCompareNcuMetrics[];
 
 // "void matmul_tiled_kernel<32>(const float *, ...)" -> "matmul_tiled_kernel<32>"
 std::string kernel_base_name(const std::string& name);

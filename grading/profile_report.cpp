@@ -237,7 +237,8 @@ std::string profile_report(const RunCounts& run, const ProfileContext& ctx) {
                   (cpu(run) ? "CPU backend: counted by its memory model (docs/cpu-backend.md)"
                             : "GPU: Nsight Compute's counts") +
                   "\n";
-  if (run.kernels.empty()) return r + "no kernel ran" + (run.failed_launches ? " (every launch failed)" : "") + "\n";
+  if (run.kernels.empty())
+    return r + "\nno kernel ran" + (run.failed_launches ? ": every launch failed" : ": nothing was launched") + "\n";
   for (const KernelCounts& k : run.kernels) r += "\n" + kernel_table(run, k, ctx);
   if (run.kernels.size() > 1 && ctx.problem_flops) {
     double dram = 0;

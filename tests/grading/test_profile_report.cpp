@@ -41,25 +41,34 @@ std::string row(int id, const std::string& section, const std::string& metric, c
 
 // One launch of the unpadded transpose at 8192x8192, as ncu counted it on the H100.
 std::string unpadded_launch(int id) {
-  const std::string m = "Command line profiler metrics";
-  return row(id, m, "launch__grid_size", "", "16,384") + row(id, m, "launch__block_size", "", "512") +
-         row(id, m, "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", "", "2,097,152") +
-         row(id, m, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", "sector", "8,388,608") +
-         row(id, m, "sm__sass_data_bytes_mem_global_op_ld.sum", "byte", "268,435,456") +
-         row(id, m, "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", "", "2,097,152") +
-         row(id, m, "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", "sector", "8,388,608") +
-         row(id, m, "sm__sass_data_bytes_mem_global_op_st.sum", "byte", "268,435,456") +
-         row(id, m, "smsp__inst_executed_op_shared_ld.sum", "inst", "2,097,152") +
-         row(id, m, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", "", "67,536,253") +
-         row(id, m, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", "", "65,439,101") +
-         row(id, m, "smsp__inst_executed_op_shared_st.sum", "inst", "2,097,152") +
-         row(id, m, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", "", "2,104,310") +
-         row(id, m, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", "", "7,158") +
-         row(id, m, "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum", "inst", "0") +
-         row(id, "GPU Speed Of Light Throughput", "Duration", "nsecond", "305,000") +
-         row(id, "GPU Speed Of Light Throughput", "Memory Throughput", "%", "60.00") +
-         row(id, "Memory Workload Analysis", "Memory Throughput", "byte/second", "1,760,000,000,000") +
-         row(id, "Memory Workload Analysis", "L2 Hit Rate", "%", "51.41");
+  struct Metric {
+    const char *section, *name, *unit, *value;
+  };
+  const char* m = "Command line profiler metrics";
+  const Metric metrics[] = {
+      {m, "launch__grid_size", "", "16,384"},
+      {m, "launch__block_size", "", "512"},
+      {m, "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", "", "2,097,152"},
+      {m, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", "sector", "8,388,608"},
+      {m, "sm__sass_data_bytes_mem_global_op_ld.sum", "byte", "268,435,456"},
+      {m, "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", "", "2,097,152"},
+      {m, "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", "sector", "8,388,608"},
+      {m, "sm__sass_data_bytes_mem_global_op_st.sum", "byte", "268,435,456"},
+      {m, "smsp__inst_executed_op_shared_ld.sum", "inst", "2,097,152"},
+      {m, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", "", "67,536,253"},
+      {m, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", "", "65,439,101"},
+      {m, "smsp__inst_executed_op_shared_st.sum", "inst", "2,097,152"},
+      {m, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", "", "2,104,310"},
+      {m, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", "", "7,158"},
+      {m, "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum", "inst", "0"},
+      {"GPU Speed Of Light Throughput", "Duration", "nsecond", "305,000"},
+      {"GPU Speed Of Light Throughput", "Memory Throughput", "%", "60.00"},
+      {"Memory Workload Analysis", "Memory Throughput", "byte/second", "1,760,000,000,000"},
+      {"Memory Workload Analysis", "L2 Hit Rate", "%", "51.41"},
+  };
+  std::string rows;
+  for (const Metric& x : metrics) rows += row(id, x.section, x.name, x.unit, x.value);
+  return rows;
 }
 
 }  // namespace
