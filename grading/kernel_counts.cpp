@@ -170,9 +170,10 @@ std::string dims_of(const std::string& cell) {
 
 std::string format_count(double v) { return std::to_string(int64_t(v)); }
 
+// A duration in milliseconds, from ncu's unit (with --print-units base, nanoseconds).
 double to_ms(double v, const std::string& unit) {
-  if (unit == "nsecond" || unit == "ns") return v * 1e-6;
-  if (unit == "usecond" || unit == "us") return v * 1e-3;
+  if (unit == "nsecond" || unit == "ns" || unit == "nanosecond") return v * 1e-6;
+  if (unit == "usecond" || unit == "us" || unit == "microsecond") return v * 1e-3;
   if (unit == "second" || unit == "s") return v * 1e3;
   return v;  // msecond
 }

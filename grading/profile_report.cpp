@@ -36,12 +36,16 @@ std::string duration(double seconds) {
   return format("%.3g s", seconds);
 }
 
+// A row of the table: its label, then the loads' and the stores' figures.
 std::string row(const std::string& label, const std::string& loads, const std::string& stores) {
   char text[160];
   snprintf(text, sizeof text, "  %-38s %14s %14s\n", label.c_str(), loads.c_str(), stores.c_str());
   return text;
 }
-std::string row(const std::string& label, const std::string& value) { return "  " + label + std::string(label.size() < 38 ? 39 - label.size() : 1, ' ') + value + "\n"; }
+// A row of one value, which may be longer than a column.
+std::string row(const std::string& label, const std::string& value) {
+  return "  " + label + std::string(label.size() < 38 ? 39 - label.size() : 1, ' ') + value + "\n";
+}
 
 bool cpu(const RunCounts& run) { return run.backend == "cpu"; }
 
@@ -92,7 +96,8 @@ std::string kernel_table(const RunCounts& run, const KernelCounts& k, const Prof
   t += row("DRAM bytes", dram);
   if (flops)
     t += row("FLOPs", grouped(*flops) + (k.flops ? " (counted: 2 per FMA)" : " (the problem's: common/problems.h)"));
-  if (flops && k.dram_bytes && *k.dram_bytes > 0) t += row("arithmetic intensity", format("%.2f FLOP per DRAM byte", *flops / *k.dram_bytes));
+  if (flops && k.dram_bytes && *k.dram_bytes > 0)
+    t += row("arithmetic intensity", format("%.2f FLOP per DRAM byte", *flops / *k.dram_bytes));
   t += row("occupancy", cpu(run) ? format("%.0f%%", theoretical_occupancy(k, ctx.gpu)) +
                                            " (theoretical, from threads and shared memory; registers unknown)"
                                  : percent(k.occupancy_pct) + " (achieved)");
