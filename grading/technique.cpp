@@ -1,43 +1,12 @@
 #include "grading/technique.h"
 
-#include <algorithm>
-#include <fstream>
-#include <map>
-#include <sstream>
-
 #include "grading/case_runs.h"
 #include "grading/checks.h"
+#include "grading/kernel_counts.h"
 
 namespace grade {
 
 namespace {
-
-// "32,8,1" -> 256
-double product(const std::string& dims) {
-  double p = 1;
-  std::istringstream in(dims);
-  for (std::string d; std::getline(in, d, ',');) p *= std::atof(d.c_str());
-  return p;
-}
-
-// One CSV line of Nsight Compute: quoted fields, commas inside quotes kept.
-std::vector<std::string> csv_cells(const std::string& line) {
-  std::vector<std::string> cells;
-  std::string cell;
-  bool quoted = false;
-  for (char ch : line) {
-    if (ch == '"') {
-      quoted = !quoted;
-    } else if (ch == ',' && !quoted) {
-      cells.push_back(cell);
-      cell.clear();
-    } else {
-      cell += ch;
-    }
-  }
-  cells.push_back(cell);
-  return cells;
-}
 
 // The command that shows a student the counts per launch, on this backend.
 std::string how_to_count(const Context& ctx, const LabRubric& lab) {
@@ -51,29 +20,23 @@ std::string how_to_count(const Context& ctx, const LabRubric& lab) {
   return "the counts per launch: ncu --metrics " + std::string(kNcuMetrics) + " " + program + ") --no-time --no-edges --quiet" + args;
 }
 
-}  // namespace
-
-Traffic traffic_from_launch_log(const std::string& path) {
+// The totals of every kernel of the run.
+Traffic traffic_of(const RunCounts& run) {
   Traffic t;
-  std::ifstream in(path);
-  for (std::string line; std::getline(in, line);) {
-    std::map<std::string, std::string> f;
-    std::istringstream words(line);
-    for (std::string w; words >> w;) {
-      const size_t eq = w.find('=');
-      if (eq != std::string::npos) f[w.substr(0, eq)] = w.substr(eq + 1);
-    }
-    if (f["status"] != "cudaSuccess") continue;  // a launch that failed ran nothing
-    auto number = [&](const char* key) { return std::atof(f[key].c_str()); };
-    ++t.launches;
-    t.threads += product(f["grid"]) * product(f["block"]);
-    t.load_bytes += number("global_load_bytes");
-    t.load_sectors += number("global_load_sectors");
-    t.store_bytes += number("global_store_bytes");
-    t.store_sectors += number("global_store_sectors");
+  for (const KernelCounts& k : run.kernels) {
+    t.launches += k.launches;
+    t.threads += k.threads;
+    t.load_bytes += k.global_load.bytes;
+    t.load_sectors += k.global_load.sectors;
+    t.store_bytes += k.global_store.bytes;
+    t.store_sectors += k.global_store.sectors;
   }
   return t;
 }
+
+}  // namespace
+
+Traffic traffic_from_launch_log(const std::string& path) { return traffic_of(read_launch_log(path)); }
 
 // Bytes: the distinct bytes each warp instruction asks for; sectors: the 32-byte sectors the
 // L1 moves for them.
@@ -82,37 +45,7 @@ const char kNcuMetrics[] =
     "sm__sass_data_bytes_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,"
     "sm__sass_data_bytes_mem_global_op_st.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum";
 
-Traffic traffic_from_ncu(const std::string& path) {
-  Traffic t;
-  std::map<std::string, double> threads;  // per launch ID: grid size times block size
-  std::ifstream in(path);
-  std::vector<std::string> header;
-  for (std::string line; std::getline(in, line);) {
-    if (line.size() < 2 || line.front() != '"') continue;  // ncu's own messages
-    const std::vector<std::string> cells = csv_cells(line);
-    if (header.empty()) {
-      header = cells;
-      continue;
-    }
-    std::map<std::string, std::string> row;
-    for (size_t i = 0; i < cells.size() && i < header.size(); ++i) row[header[i]] = cells[i];
-    std::string text = row["Metric Value"];
-    text.erase(std::remove(text.begin(), text.end(), ','), text.end());
-    const double v = std::atof(text.c_str());
-    const std::string& metric = row["Metric Name"];
-    if (!threads.count(row["ID"])) {
-      threads[row["ID"]] = 1;
-      ++t.launches;
-    }
-    if (metric == "launch__grid_size" || metric == "launch__block_size") threads[row["ID"]] *= v;
-    if (metric == "sm__sass_data_bytes_mem_global_op_ld.sum") t.load_bytes += v;
-    if (metric == "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum") t.load_sectors += v;
-    if (metric == "sm__sass_data_bytes_mem_global_op_st.sum") t.store_bytes += v;
-    if (metric == "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum") t.store_sectors += v;
-  }
-  for (const auto& [id, n] : threads) t.threads += n;
-  return t;
-}
+Traffic traffic_from_ncu(const std::string& path) { return traffic_of(read_ncu_csv(path)); }
 
 std::vector<std::string> technique_shortfalls(const LabRubric& lab, const lab::Case& shape, const Traffic& t) {
   if (t.launches == 0) return {"no kernel was launched: the result was computed some other way (on the host?)"};

@@ -137,13 +137,19 @@ $(BUILD)/gpu/bin/bench: $(BUILD)/gpu/obj/harness/bench.o $(BUILD)/gpu/obj/harnes
 # ---- the grader ----
 
 GRADER := $(BUILD)/host/grade
-GRADER_OBJS := $(patsubst %.cpp,$(BUILD)/host/%.o,$(filter-out grading/status.cpp grading/grade_class.cpp,$(wildcard grading/*.cpp)))
+GRADER_OBJS := $(patsubst %.cpp,$(BUILD)/host/%.o,$(filter-out grading/status.cpp grading/grade_class.cpp grading/profile.cpp,$(wildcard grading/*.cpp)))
 $(GRADER): $(GRADER_OBJS) $(HOST_OBJS)
 	$(CXX) $(CXXFLAGS) $^ -o $@
 
 # make status: reads the history the grader writes, with the grader's own code for it.
 STATUS := $(BUILD)/host/status
 $(STATUS): $(patsubst %,$(BUILD)/host/grading/%.o,status progress report utf8) $(HOST_OBJS)
+	$(CXX) $(CXXFLAGS) $^ -o $@
+
+# make profile's report (grading/profile.cpp): either backend's counts, read with the technique
+# check's own code, in one table.
+PROFILE := $(BUILD)/host/profile
+$(PROFILE): $(patsubst %,$(BUILD)/host/grading/%.o,profile kernel_counts profile_report) $(HOST_OBJS)
 	$(CXX) $(CXXFLAGS) $^ -o $@
 
 # make grade-class: runs the grader on each student of a class (grading/grade_class.cpp); its own

@@ -10,6 +10,11 @@ TEST_BACKENDS ?= cpu $(if $(HAVE_GPU),gpu)
 CPUSIM_TEST_BINS := $(patsubst cpusim/tests/%.cpp,$(BUILD)/test/cpusim/%,$(wildcard cpusim/tests/test_*.cpp))
 TEST_BINS := $(patsubst tests/%.cpp,$(BUILD)/test/%,$(wildcard tests/*/test_*.cpp)) \
   $(if $(filter cpu,$(TEST_BACKENDS)),$(CPUSIM_TEST_BINS))
+# The CPU backend's tests read its counts with make profile's code; make profile's own tests run
+# its report program too.
+$(BUILD)/test/cpusim/test_cpusim $(BUILD)/test/grading/test_profile_report: $(BUILD)/host/grading/kernel_counts.o \
+  $(BUILD)/host/grading/profile_report.o
+$(BUILD)/test/grading/test_profile_report: $(PROFILE)
 TEST_PROGRAMS := $(foreach f,$(TEST_BACKENDS),$(foreach s,solutions $(TEST_SKELETONS),\
                    $(foreach l,$(SOLUTION_LABS),$(call lab_program,$(l),$(s),$(f)))))
 # The wrong submissions the lab tests run themselves (tests/harness/test_lab*.cpp, test_rep_check.cpp):

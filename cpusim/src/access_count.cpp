@@ -1,16 +1,27 @@
-// The count flavor (cpucc --count-accesses): each launch's global-memory traffic, counted as a
-// GPU's L1 would see it. Device code is compiled with GCC's kernel-address instrumentation,
-// reduced to one call before every load and store (__asan_load4_noabort(address), ...); those
-// calls land here. An access counts when a CUDA thread makes it to memory from cudaMalloc.
+// The count flavor (cpucc --count-accesses): what each warp instruction of a kernel asks of
+// global and shared memory, counted per instruction as an H100's L1 would serve it
+// (access_model.h). Device code is compiled with GCC's kernel-address instrumentation, reduced
+// to one call before every load and store (__asan_load4_noabort(address), ...); those calls
+// land here. An access counts when a CUDA thread makes it to memory from cudaMalloc (global)
+// or to its block's shared memory; stacks, host memory and __device__ variables are not counted.
 //
 // On a GPU a warp issues each instruction once for all its active lanes: one request. Here the
-// lanes of a warp run one after another, so a request is rebuilt from the accesses of one warp
-// at the same call site, reached for the same time by each lane. A request moves the distinct
-// 32-byte sectors its lanes' bytes touch, and asks for the distinct bytes among them (a
-// broadcast asks for 4, not 128). Atomics count the same way, and per thread.
-// In the other flavors only the two hooks below exist, and do nothing.
-#include <algorithm>
+// lanes of a warp run one after another, so each thread keeps the sequence of its accesses, and
+// at the block's next barrier (or its end, when every thread is there) the requests are rebuilt
+// from them: the k-th access of every lane when the lanes made the same sequence (converged
+// code), else each lane's k-th access from the same call site. Atomics count per request too
+// (global memory only; an atomic's own loads and stores are not counted twice).
+// In the other flavors only the hooks below exist, and do nothing.
+#include <dlfcn.h>
+#include <link.h>
+#include <unistd.h>
 
+#include <algorithm>
+#include <climits>
+#include <map>
+#include <mutex>
+
+#include "access_model.h"
 #include "internal.h"
 
 namespace cpusim::detail {
@@ -18,39 +29,93 @@ namespace cpusim::detail {
 #if defined(CPUSIM_COUNT_ACCESSES)
 namespace {
 
-enum class access_kind : uint8_t { load, store, atomic };
+enum access_kind : uint8_t { load, store, atomic };
+enum memory_space : uint8_t { global, shared };
 
-struct access {
-  access_kind kind;
-  unsigned warp;
-  uintptr_t site;       // the instruction: where the hook was called from
-  unsigned occurrence;  // how many times this thread had been there before
-  uintptr_t address;
-  unsigned size;
+// One instruction: where the hook was called from, and what it did there.
+struct site_key {
+  uintptr_t site;
+  uint8_t kind, space;
+  bool operator==(const site_key& o) const { return site == o.site && kind == o.kind && space == o.space; }
+  bool operator<(const site_key& o) const {
+    return site != o.site ? site < o.site : kind != o.kind ? kind < o.kind : space < o.space;
+  }
 };
 
-// The accesses of the block that this OS thread runs.
-thread_local std::vector<access> recorded;
+// The requests of one instruction, summed (access_model.h says what each field is).
+struct site_counts {
+  uint64_t requests = 0, lanes = 0, bytes = 0, sectors = 0, ideal_sectors = 0, lines = 0, wavefronts = 0,
+           ideal_wavefronts = 0;
+  unsigned width = 0;  // its widest access, in bytes
+  void add(const site_counts& o) {
+    requests += o.requests, lanes += o.lanes, bytes += o.bytes, sectors += o.sectors;
+    ideal_sectors += o.ideal_sectors, lines += o.lines, wavefronts += o.wavefronts;
+    ideal_wavefronts += o.ideal_wavefronts, width = std::max(width, o.width);
+  }
+};
+
+}  // namespace
+
+// A launch's counts: per instruction, and a bit for each 32-byte sector of each allocation it
+// touched (the DRAM estimate: each sector read or written once).
+struct launch_counts {
+  struct touched_bits {
+    size_t sectors = 0;
+    std::unique_ptr<std::atomic<uint64_t>[]> bits;
+  };
+  uint64_t serial = 0;  // tells this launch's cached ranges from an earlier one's
+  std::mutex mutex;
+  std::map<site_key, site_counts> sites;
+  std::map<const char*, touched_bits> touched;  // by the allocation's first byte
+};
+
+namespace {
 
 // The device allocations hit last: a kernel touches few buffers, so most lookups end here
-// without taking the allocation table's lock. Allocations cannot change while a kernel runs.
-struct range {
+// without taking the allocation table's lock. Allocations cannot change while a kernel runs;
+// the cache is emptied when another launch asks.
+struct device_range {
   const char* begin = nullptr;
   const char* end = nullptr;
+  launch_counts::touched_bits* touched = nullptr;
 };
 constexpr int kCachedRanges = 4;
-thread_local range cached[kCachedRanges];
+thread_local device_range cached[kCachedRanges];
 thread_local int next_cached = 0;
+thread_local uint64_t cached_serial = 0;
 
-bool in_device_memory(uintptr_t address) {
-  const char* p = reinterpret_cast<const char*>(address);
-  for (const range& r : cached)
-    if (p >= r.begin && p < r.end) return true;
-  range found;
-  if (!device_allocation(p, &found.begin, &found.end)) return false;
-  cached[next_cached] = found;
+const device_range* device_range_of(const char* p, launch_counts& counts) {
+  if (cached_serial != counts.serial) {
+    for (device_range& r : cached) r = {};
+    cached_serial = counts.serial;
+  }
+  for (const device_range& r : cached)
+    if (p >= r.begin && p < r.end) return &r;
+  device_range found;
+  if (!device_allocation(p, &found.begin, &found.end)) return nullptr;
+  {
+    std::lock_guard<std::mutex> lock(counts.mutex);
+    launch_counts::touched_bits& t = counts.touched[found.begin];
+    if (!t.bits) {
+      t.sectors = size_t(found.end - found.begin + 31) / 32;
+      t.bits.reset(new std::atomic<uint64_t>[(t.sectors + 63) / 64]());
+    }
+    found.touched = &t;
+  }
+  device_range& slot = cached[next_cached];
   next_cached = (next_cached + 1) % kCachedRanges;
-  return true;
+  slot = found;
+  return &slot;
+}
+
+void mark_touched(const device_range& r, uintptr_t address, unsigned size) {
+  const uintptr_t base = reinterpret_cast<uintptr_t>(r.begin);
+  const uintptr_t last = std::min<uintptr_t>((address + size - 1 - base) / 32, r.touched->sectors - 1);
+  for (uintptr_t s = (address - base) / 32; s <= last; ++s) {
+    std::atomic<uint64_t>& word = r.touched->bits[s / 64];
+    const uint64_t bit = uint64_t(1) << (s % 64);
+    if (!(word.load(std::memory_order_relaxed) & bit)) word.fetch_or(bit, std::memory_order_relaxed);
+  }
 }
 
 // Set while an atomic function runs: its loads and stores are the atomic's.
@@ -58,64 +123,195 @@ thread_local bool in_atomic = false;
 
 void record(access_kind kind, uintptr_t address, unsigned size, uintptr_t site) {
   thread_slot* t = current_thread;
-  if (t == nullptr || in_atomic || !in_device_memory(address)) return;  // host code, stacks, shared memory
-  unsigned occurrence = 0;
-  auto seen = std::find_if(t->access_sites.begin(), t->access_sites.end(), [&](auto& s) { return s.first == site; });
-  if (seen == t->access_sites.end()) {
-    t->access_sites.push_back({site, 1});
+  if (t == nullptr || in_atomic || size == 0) return;  // host code
+  const shared_arena& arena = this_worker().arena;
+  memory_space space;
+  if (address - reinterpret_cast<uintptr_t>(arena.memory) < arena.capacity) {
+    if (kind == atomic) return;  // shared-memory atomics are not modelled
+    space = shared;
+  } else if (const device_range* r = device_range_of(reinterpret_cast<const char*>(address), *current_block->launch->counts)) {
+    mark_touched(*r, address, size);
+    space = global;
   } else {
-    occurrence = seen->second++;
+    return;  // stacks, host memory, __device__ variables
   }
-  recorded.push_back({kind, unsigned(t->linear / 32), site, occurrence, address, size});
+  t->accesses.push_back({site, address, size, kind, space});
 }
 
-std::string fields(const char* name, const launch_state::traffic& t) {
-  const std::string prefix = std::string(" global_") + name;
-  return prefix + "_requests=" + std::to_string(t.requests.load()) + prefix + "_sectors=" +
-         std::to_string(t.sectors.load()) + prefix + "_bytes=" + std::to_string(t.bytes.load());
+// The counts of the block this OS thread runs, per instruction, until they join the launch's.
+thread_local std::vector<std::pair<site_key, site_counts>> block_sites;
+
+site_counts& block_site(const site_key& key) {
+  for (auto& s : block_sites)
+    if (s.first == key) return s.second;
+  block_sites.push_back({key, {}});
+  return block_sites.back().second;
+}
+
+// One request: the lanes of a warp at one instruction, each lane once.
+void count_request(const recorded_access& first, lane_access* lanes, int n) {
+  site_counts c;
+  c.requests = 1;
+  c.lanes = unsigned(n);
+  for (int i = 0; i < n; ++i) c.width = std::max(c.width, lanes[i].size);
+  if (first.space == global) {
+    const global_cost g = global_request(lanes, n);
+    c.bytes = g.bytes, c.sectors = g.sectors, c.ideal_sectors = g.ideal_sectors, c.lines = g.lines;
+  } else {
+    const shared_cost s = shared_request(lanes, n);
+    c.wavefronts = s.wavefronts, c.ideal_wavefronts = s.ideal_wavefronts;
+  }
+  block_site({first.site, first.kind, first.space}).add(c);
+}
+
+bool same_instructions(const std::vector<recorded_access>& a, const std::vector<recorded_access>& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i)
+    if (a[i].site != b[i].site || a[i].kind != b[i].kind || a[i].space != b[i].space) return false;
+  return true;
+}
+
+// Lanes whose sequences differ (divergent code): each lane's k-th access from one instruction
+// joins the other lanes' k-th from it.
+void count_diverged_warp(thread_slot* lanes, int count) {
+  struct numbered {
+    site_key key;
+    unsigned occurrence, lane;
+    const recorded_access* access;
+  };
+  thread_local std::vector<numbered> all;
+  thread_local std::vector<std::pair<site_key, unsigned>> seen;
+  all.clear();
+  for (int i = 0; i < count; ++i) {
+    seen.clear();
+    for (const recorded_access& a : lanes[i].accesses) {
+      const site_key key{a.site, a.kind, a.space};
+      auto s = std::find_if(seen.begin(), seen.end(), [&](const auto& p) { return p.first == key; });
+      if (s == seen.end()) s = seen.insert(seen.end(), {key, 0});
+      all.push_back({key, s->second++, unsigned(i), &a});
+    }
+  }
+  std::sort(all.begin(), all.end(), [](const numbered& a, const numbered& b) {
+    return a.key < b.key || (a.key == b.key && (a.occurrence < b.occurrence || (a.occurrence == b.occurrence && a.lane < b.lane)));
+  });
+  lane_access request[32];
+  for (size_t i = 0; i < all.size();) {
+    int n = 0;
+    size_t j = i;
+    for (; j < all.size() && all[j].key == all[i].key && all[j].occurrence == all[i].occurrence; ++j)
+      request[n++] = {all[j].lane, all[j].access->address, all[j].access->size};
+    count_request(*all[i].access, request, n);
+    i = j;
+  }
+}
+
+void count_warp(thread_slot* lanes, int count) {
+  const std::vector<recorded_access>* first = nullptr;
+  for (int i = 0; i < count; ++i) {
+    const std::vector<recorded_access>& a = lanes[i].accesses;
+    if (a.empty()) continue;  // an inactive lane (it returned, or skipped this stretch)
+    if (first == nullptr) {
+      first = &a;
+    } else if (!same_instructions(a, *first)) {
+      count_diverged_warp(lanes, count);
+      return;
+    }
+  }
+  if (first == nullptr) return;
+  lane_access request[32];
+  for (size_t k = 0; k < first->size(); ++k) {
+    int n = 0;
+    for (int i = 0; i < count; ++i)
+      if (!lanes[i].accesses.empty()) request[n++] = {unsigned(i), lanes[i].accesses[k].address, lanes[i].accesses[k].size};
+    count_request((*first)[k], request, n);
+  }
+}
+
+// "global_load", "shared_store"...
+std::string field_prefix(uint8_t space, uint8_t kind) {
+  static const char* const kinds[] = {"load", "store", "atomic"};
+  return std::string(space == global ? "global_" : "shared_") + kinds[kind];
+}
+
+// The program file that holds `pc`, and pc's address in it (what addr2line takes).
+std::string code_location(uintptr_t pc) {
+  Dl_info info{};
+  link_map* map = nullptr;
+  char offset[32];
+  if (dladdr1(reinterpret_cast<void*>(pc), &info, reinterpret_cast<void**>(&map), RTLD_DL_LINKMAP) == 0 || map == nullptr)
+    return " offset=0x0 object=?";
+  snprintf(offset, sizeof offset, "0x%lx", static_cast<unsigned long>(pc - map->l_addr));
+  std::string object = map->l_name != nullptr ? map->l_name : "";
+  if (object.empty()) {  // the program itself
+    char path[PATH_MAX];
+    const ssize_t n = readlink("/proc/self/exe", path, sizeof path - 1);
+    object = n > 0 ? std::string(path, size_t(n)) : "?";
+  }
+  return std::string(" offset=") + offset + " object=" + object;
+}
+
+uint64_t serial_of_next_launch() {
+  static std::atomic<uint64_t> serial{0};
+  return ++serial;
 }
 
 }  // namespace
 
-void count_block_accesses(launch_state& launch) {
-  auto key = [](const access& a) { return std::tie(a.kind, a.warp, a.site, a.occurrence); };
-  std::sort(recorded.begin(), recorded.end(), [&](const access& a, const access& b) {
-    return key(a) < key(b) || (key(a) == key(b) && a.address < b.address);
-  });
-  for (size_t i = 0; i < recorded.size();) {
-    size_t j = i;
-    unsigned long long bytes = 0, sectors = 0;
-    uintptr_t covered = 0, last_sector = ~uintptr_t(0);
-    for (; j < recorded.size() && key(recorded[j]) == key(recorded[i]); ++j) {
-      const uintptr_t begin = std::max(recorded[j].address, covered), end = recorded[j].address + recorded[j].size;
-      if (end <= begin) continue;  // bytes another lane already asked for
-      bytes += end - begin;
-      const uintptr_t first = begin / 32, last = (end - 1) / 32;
-      sectors += last - first + 1 - (first == last_sector ? 1 : 0);
-      last_sector = last;
-      covered = end;
-    }
-    launch_state::traffic& t = recorded[i].kind == access_kind::load    ? launch.loads
-                               : recorded[i].kind == access_kind::store ? launch.stores
-                                                                        : launch.atomics;
-    t.requests += 1;
-    t.sectors += sectors;
-    t.bytes += bytes;
-    if (recorded[i].kind == access_kind::atomic) launch.atomic_threads += j - i;
-    i = j;
-  }
-  recorded.clear();
-  for (thread_slot& t : current_block->threads) t.access_sites.clear();
+std::shared_ptr<launch_counts> start_counting() {
+  auto counts = std::make_shared<launch_counts>();
+  counts->serial = serial_of_next_launch();
+  return counts;
+}
+
+void count_block_accesses(block_context& b) {
+  for (int w = 0; w < b.nthreads; w += 32) count_warp(&b.threads[w], std::min(32, b.nthreads - w));
+  for (int i = 0; i < b.nthreads; ++i) b.threads[i].accesses.clear();
+  launch_counts& counts = *b.launch->counts;
+  std::lock_guard<std::mutex> lock(counts.mutex);
+  for (const auto& [key, c] : block_sites) counts.sites[key].add(c);
+  block_sites.clear();
 }
 
 std::string access_counts(const launch_state& launch) {
-  return fields("load", launch.loads) + fields("store", launch.stores) + fields("atomic", launch.atomics) +
-         " atomic_threads=" + std::to_string(launch.atomic_threads.load());
+  site_counts total[2][3];  // [space][kind]
+  for (const auto& [key, c] : launch.counts->sites) total[key.space][key.kind].add(c);
+  std::string f;
+  for (uint8_t kind : {load, store, atomic}) {
+    const site_counts& t = total[global][kind];
+    const std::string p = " " + field_prefix(global, kind);
+    f += p + "_requests=" + std::to_string(t.requests) + p + "_sectors=" + std::to_string(t.sectors) + p + "_bytes=" +
+         std::to_string(t.bytes);
+  }
+  f += " atomic_threads=" + std::to_string(total[global][atomic].lanes);
+  for (uint8_t kind : {load, store}) f += " " + field_prefix(global, kind) + "_lines=" + std::to_string(total[global][kind].lines);
+  for (uint8_t kind : {load, store}) {
+    const site_counts& t = total[shared][kind];
+    const std::string p = " " + field_prefix(shared, kind);
+    f += p + "_requests=" + std::to_string(t.requests) + p + "_wavefronts=" + std::to_string(t.wavefronts) + p +
+         "_ideal_wavefronts=" + std::to_string(t.ideal_wavefronts);
+  }
+  uint64_t touched = 0;
+  for (const auto& [begin, t] : launch.counts->touched)
+    for (size_t i = 0; i < (t.sectors + 63) / 64; ++i) touched += uint64_t(__builtin_popcountll(t.bits[i].load()));
+  return f + " touched_bytes=" + std::to_string(32 * touched);
+}
+
+std::string access_sites(const launch_state& launch) {
+  static const char* const kinds[] = {"load", "store", "atomic"};
+  std::string lines;
+  for (const auto& [key, c] : launch.counts->sites) {
+    lines += std::string("access space=") + (key.space == global ? "global" : "shared") + " kind=" + kinds[key.kind] +
+             " width=" + std::to_string(c.width) + " requests=" + std::to_string(c.requests) + " lanes=" +
+             std::to_string(c.lanes) + " bytes=" + std::to_string(c.bytes) + " sectors=" + std::to_string(c.sectors) +
+             " ideal_sectors=" + std::to_string(c.ideal_sectors) + " lines=" + std::to_string(c.lines) +
+             " wavefronts=" + std::to_string(c.wavefronts) + " ideal_wavefronts=" + std::to_string(c.ideal_wavefronts) +
+             code_location(key.site - 1) + "\n";  // the call itself, one byte before where it returns
+  }
+  return lines;
 }
 
 counted_atomic::counted_atomic(const void* address, unsigned size) {
-  record(access_kind::atomic, reinterpret_cast<uintptr_t>(address), size,
-         reinterpret_cast<uintptr_t>(__builtin_return_address(0)));
+  record(atomic, reinterpret_cast<uintptr_t>(address), size, reinterpret_cast<uintptr_t>(__builtin_return_address(0)));
   in_atomic = true;
 }
 counted_atomic::~counted_atomic() { in_atomic = false; }
@@ -125,12 +321,10 @@ counted_atomic::~counted_atomic() { in_atomic = false; }
 // What the instrumented code calls: loads and stores of 1, 2, 4, 8, 16 and N bytes.
 #define CPUSIM_HOOKS(N)                                                                                  \
   extern "C" void __asan_load##N##_noabort(uintptr_t a) {                                              \
-    cpusim::detail::record(cpusim::detail::access_kind::load, a, N,                                     \
-                           reinterpret_cast<uintptr_t>(__builtin_return_address(0)));                  \
+    cpusim::detail::record(cpusim::detail::load, a, N, reinterpret_cast<uintptr_t>(__builtin_return_address(0))); \
   }                                                                                                     \
   extern "C" void __asan_store##N##_noabort(uintptr_t a) {                                             \
-    cpusim::detail::record(cpusim::detail::access_kind::store, a, N,                                    \
-                           reinterpret_cast<uintptr_t>(__builtin_return_address(0)));                  \
+    cpusim::detail::record(cpusim::detail::store, a, N, reinterpret_cast<uintptr_t>(__builtin_return_address(0))); \
   }
 CPUSIM_HOOKS(1)
 CPUSIM_HOOKS(2)
@@ -141,18 +335,18 @@ CPUSIM_HOOKS(16)
 // Called before a noreturn call (exit, a throw): a real sanitizer unpoisons the stack there.
 extern "C" void __asan_handle_no_return() {}
 extern "C" void __asan_loadN_noabort(uintptr_t a, size_t n) {
-  cpusim::detail::record(cpusim::detail::access_kind::load, a, unsigned(n),
-                         reinterpret_cast<uintptr_t>(__builtin_return_address(0)));
+  cpusim::detail::record(cpusim::detail::load, a, unsigned(n), reinterpret_cast<uintptr_t>(__builtin_return_address(0)));
 }
 extern "C" void __asan_storeN_noabort(uintptr_t a, size_t n) {
-  cpusim::detail::record(cpusim::detail::access_kind::store, a, unsigned(n),
-                         reinterpret_cast<uintptr_t>(__builtin_return_address(0)));
+  cpusim::detail::record(cpusim::detail::store, a, unsigned(n), reinterpret_cast<uintptr_t>(__builtin_return_address(0)));
 }
 
 #else
 
-void count_block_accesses(launch_state&) {}
+std::shared_ptr<launch_counts> start_counting() { return nullptr; }
+void count_block_accesses(block_context&) {}
 std::string access_counts(const launch_state&) { return ""; }
+std::string access_sites(const launch_state&) { return ""; }
 
 }  // namespace cpusim::detail
 

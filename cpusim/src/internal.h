@@ -5,6 +5,7 @@
 #include <atomic>
 #include <boost/context/fiber.hpp>
 #include <cstdint>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
@@ -53,6 +54,15 @@ struct stack_pool {
 };
 
 // ---- one CUDA thread ----
+// The count flavor (access_count.cpp): one load, store or atomic of a CUDA thread, in order.
+struct recorded_access {
+  uintptr_t site;     // the instruction: where the hook was called from
+  uintptr_t address;
+  unsigned size;
+  uint8_t kind;       // load, store, atomic
+  uint8_t space;      // global, shared
+};
+
 enum class thread_state : uint8_t { runnable, at_barrier, at_warp_op, finished, abandoned };
 
 struct warp_request {
@@ -86,11 +96,12 @@ struct thread_slot {
   const void* scheduler_stack_bottom = nullptr;
   size_t scheduler_stack_size = 0;
   void* tsan_fiber = nullptr;
-  // the count flavor: how often this thread has accessed memory from each call site so far
-  std::vector<std::pair<uintptr_t, unsigned>> access_sites;
+  // the count flavor: this thread's global and shared accesses since the block's last barrier
+  std::vector<recorded_access> accesses;
 };
 
 struct launch_state;
+struct launch_counts;
 
 // A __shared__ allocation of the running block.
 struct shared_region {
@@ -136,12 +147,8 @@ struct launch_state {
   std::atomic<unsigned long long> next_block{0};
   std::atomic<int> error{cudaSuccess};
   std::atomic<size_t> static_shared_bytes{0};
-  // the count flavor (access_count.cpp): global-memory traffic as a GPU's L1 would see it
-  struct traffic {
-    std::atomic<unsigned long long> requests{0}, sectors{0}, bytes{0};
-  };
-  traffic loads, stores, atomics;
-  std::atomic<unsigned long long> atomic_threads{0};
+  // the count flavor (access_count.cpp): what its warps' accesses cost; null in other flavors
+  std::shared_ptr<launch_counts> counts;
 };
 
 // ---- per OS thread ----
@@ -171,11 +178,15 @@ bool complete_active_masks(block_context& b);
 void diagnose_deadlock(block_context& b);     // at quiescence when nothing can proceed
 void tsan_acquire_after_wait(block_context& b, thread_slot& t);
 
-// ---- the count flavor (access_count.cpp) ----
-// Folds the finished block's recorded accesses into its launch's totals; no-op in other flavors.
-void count_block_accesses(launch_state& launch);
-// The totals as launch-log fields (" global_load_requests=... atomics=..."); "" in other flavors.
+// ---- the count flavor (access_count.cpp); in other flavors these do nothing ----
+std::shared_ptr<launch_counts> start_counting();  // a launch's empty counts; null in other flavors
+// Folds the accesses the block's threads made so far into its launch's counts: at each barrier
+// that opens (every thread is there) and when the block ends.
+void count_block_accesses(block_context& b);
+// The totals as launch-log fields (" global_load_requests=..."), and a line per instruction
+// ("access ...\n", cpusim/README.md); "" in other flavors.
 std::string access_counts(const launch_state& launch);
+std::string access_sites(const launch_state& launch);
 // The device allocation that holds p: [*begin, *end). False when p is not device memory.
 bool device_allocation(const void* p, const char** begin, const char** end);
 

@@ -105,9 +105,10 @@ std::string configuration_problem(dim3 grid, dim3 block) {
   return "";
 }
 
-// `statics` and `counts` (the count flavor's traffic fields, access_count.cpp): for a launch
-// that ran.
-void log_launch(const launch_state& launch, cudaError_t status, size_t statics = 0, const std::string& counts = "") {
+// `statics`, `counts` and `sites` (the count flavor's fields and its lines per instruction,
+// access_count.cpp): for a launch that ran.
+void log_launch(const launch_state& launch, cudaError_t status, size_t statics = 0, const std::string& counts = "",
+                const std::string& sites = "") {
   const char* path = config().launch_log;
   if (path == nullptr || *path == 0) return;
   const launch_site& site = launch.site;
@@ -117,8 +118,9 @@ void log_launch(const launch_state& launch, cudaError_t status, size_t statics =
   const std::string line = "kernel=" + name + " grid=" + dims(launch.grid) + " block=" + dims(launch.block) +
                            " dynamic_smem=" + std::to_string(launch.dynamic_bytes) + " static_smem=" +
                            std::to_string(statics) + " site=" + where({site.file, site.line}) +
-                           " status=" + cudaGetErrorName(status) + counts + "\n";
-  // One write to an O_APPEND file: lines of concurrent processes do not interleave.
+                           " status=" + cudaGetErrorName(status) + counts + "\n" + sites;
+  // One write to an O_APPEND file: lines of concurrent processes do not interleave, and a
+  // launch's lines per instruction follow its own line.
   const int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
   if (fd < 0) return;
   (void)!write(fd, line.data(), line.size());
@@ -214,7 +216,7 @@ void record_outcome(const launch_state& launch) {
     record_error(status);
   else if (status != cudaSuccess)
     set_sticky_error(status);
-  log_launch(launch, status, launch.static_shared_bytes.load(), access_counts(launch));
+  log_launch(launch, status, launch.static_shared_bytes.load(), access_counts(launch), access_sites(launch));
 }
 
 }  // namespace
@@ -240,6 +242,7 @@ void launch_kernel(const launch_site& site, dim3 grid, dim3 block, size_t dynami
   launch.nthreads = int(block.x * block.y * block.z);
   launch.total_blocks = (unsigned long long)grid.x * grid.y * grid.z;
   order_blocks(launch);
+  launch.counts = start_counting();
   run_grid(launch);
   record_outcome(launch);
 }

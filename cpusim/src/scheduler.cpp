@@ -206,7 +206,7 @@ void run_rounds(block_context& b, std::vector<int>& round) {
 // memory in the launch's largest.
 void end_block(block_context& b, launch_state& launch, worker& w) {
   if (b.fault != cudaSuccess) abandon_fibers(b, w);
-  count_block_accesses(launch);
+  count_block_accesses(b);
   ++w.blocks_run;
   size_t seen = launch.static_shared_bytes.load();
   while (b.static_shared_bytes > seen && !launch.static_shared_bytes.compare_exchange_weak(seen, b.static_shared_bytes)) {

@@ -175,6 +175,7 @@ bool complete_barrier(block_context& b) {
   }
   b.at_barrier = 0;
   b.barrier_generation++;
+  count_block_accesses(b);  // every thread is here: what they did before it is complete
   return true;
 }
 

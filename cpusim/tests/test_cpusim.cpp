@@ -6,6 +6,7 @@
 #include <doctest/doctest.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -13,6 +14,8 @@
 
 #include "common/subprocess.h"
 #include "common/text.h"
+#include "grading/kernel_counts.h"
+#include "grading/profile_report.h"
 #include "cpusim/tests/source_line.h"
 
 namespace {
@@ -350,28 +353,61 @@ TEST_SUITE("cpusim") {
     std::remove(log.c_str());
   }
 
-  TEST_CASE("the count flavor counts a warp's global accesses as an L1 would: requests, sectors, bytes asked for") {
+  // The counts of cpusim/tests/suite/access_patterns.cu, each derived there by hand.
+  TEST_CASE("the count flavor's model: global sectors and lines, shared wavefronts, per warp instruction") {
     const std::string log = temp_dir() + "/counts.log";
     const lab::RunResult r = run("access_patterns.count", {}, {"CPUSIM_LAUNCH_LOG=" + log});
     CHECK_RUN(r, r.exited(0));
-    const std::string text = read_file(log);
-    auto counts = [&](const std::string& kernel) {
-      std::istringstream lines(text);
-      for (std::string line; std::getline(lines, line);)
-        if (line.rfind("kernel=" + kernel + " ", 0) == 0) return line.substr(line.find(" global_load_requests"));
-      return std::string("(no launch of " + kernel + ")");
+    grade::RunCounts counts = grade::read_launch_log(log);
+    auto kernel = [&](const std::string& name) {
+      for (const grade::KernelCounts& k : counts.kernels)
+        if (k.name == name) return k;
+      FAIL_CHECK("no launch of " << name);
+      return grade::KernelCounts{};
     };
-    const std::string store128 = " global_store_requests=1 global_store_sectors=4 global_store_bytes=128";
-    const std::string no_atomics = " global_atomic_requests=0 global_atomic_sectors=0 global_atomic_bytes=0 atomic_threads=0";
-    CHECK(counts("stride1_kernel") == " global_load_requests=1 global_load_sectors=4 global_load_bytes=128" + store128 + no_atomics);
-    CHECK(counts("stride32_kernel") == " global_load_requests=1 global_load_sectors=32 global_load_bytes=128" + store128 + no_atomics);
-    CHECK(counts("broadcast_kernel") == " global_load_requests=1 global_load_sectors=1 global_load_bytes=4" + store128 + no_atomics);
-    CHECK(counts("float4_kernel") == " global_load_requests=1 global_load_sectors=16 global_load_bytes=512"
-                                     " global_store_requests=1 global_store_sectors=16 global_store_bytes=512" + no_atomics);
-    // The atomic's own read and write are not counted as a load and a store.
-    CHECK(counts("atomic_kernel") == " global_load_requests=1 global_load_sectors=2 global_load_bytes=64"
-                                     " global_store_requests=0 global_store_sectors=0 global_store_bytes=0"
-                                     " global_atomic_requests=1 global_atomic_sectors=1 global_atomic_bytes=4 atomic_threads=16");
+    // requests, sectors, the fewest sectors that hold the bytes, 128-byte lines, distinct bytes
+    auto global = [](const grade::Accesses& a) {
+      return std::vector<double>{a.requests, a.sectors, a.ideal_sectors, a.lines, a.bytes};
+    };
+    using v = std::vector<double>;
+    CHECK(global(kernel("stride1_kernel").global_load) == v{1, 4, 4, 1, 128});
+    CHECK(global(kernel("stride1_kernel").global_store) == v{1, 4, 4, 1, 128});
+    CHECK(global(kernel("stride32_kernel").global_load) == v{1, 32, 4, 32, 128});
+    CHECK(global(kernel("broadcast_kernel").global_load) == v{1, 1, 1, 1, 4});
+    CHECK(global(kernel("float4_kernel").global_load) == v{1, 16, 16, 4, 512});
+    CHECK(global(kernel("float4_kernel").global_store) == v{1, 16, 16, 4, 512});
+    // A warp of 32 lanes and one of 16: 4 sectors and 2.
+    CHECK(global(kernel("partial_warp_kernel").global_load) == v{2, 6, 6, 2, 192});
+    // Sixteen lanes' atomics on one address: one request; its own load and store are not counted.
+    CHECK(kernel("atomic_kernel").atomic_threads == 16);
+    CHECK(global(kernel("atomic_kernel").global_load) == v{1, 2, 2, 1, 64});
+    CHECK(kernel("atomic_kernel").global_store.requests == 0);
+    // The distinct sectors touched, the DRAM estimate: 128 bytes read, 128 written.
+    CHECK(kernel("stride1_kernel").dram_bytes == 256);
+
+    // requests, wavefronts, the conflict-free ideal
+    auto shared = [](const grade::Accesses& a) { return std::vector<double>{a.requests, a.wavefronts, a.ideal_wavefronts}; };
+    CHECK(shared(kernel("shared_stride_kernel<1>").shared_load) == v{1, 1, 1});
+    CHECK(shared(kernel("shared_stride_kernel<2>").shared_load) == v{1, 2, 1});    // 2-way conflict
+    CHECK(shared(kernel("shared_stride_kernel<32>").shared_load) == v{1, 32, 1});  // 32-way conflict
+    CHECK(shared(kernel("shared_stride_kernel<0>").shared_load) == v{1, 1, 1});    // a broadcast
+    CHECK(shared(kernel("shared_stride_kernel<33>").shared_load) == v{1, 1, 1});   // a column of a padded tile
+    CHECK(shared(kernel("shared_stride_kernel<33>").shared_store) == v{33, 33, 33});
+    CHECK(shared(kernel("shared_float4_kernel<false>").shared_load) == v{1, 4, 4});  // half a warp at a time
+    CHECK(shared(kernel("shared_float4_kernel<true>").shared_load) == v{1, 2, 2});   // one float4 for all
+
+    // Each finding names its line: the column read of stride32_kernel, the conflicts of <2> and <32>.
+    const std::string source = "cpusim/tests/suite/access_patterns.cu";
+    grade::ProfileContext ctx;
+    CHECK(grade::locate_sites(&counts, std::filesystem::current_path().string()) == "");
+    std::string findings;
+    for (const grade::Finding& f : grade::profile_findings(counts, ctx)) findings += f.where + ": " + f.text + "\n";
+    CAPTURE(findings);
+    CHECK(contains(findings, line_of(source, "in[32 * threadIdx.x]") + ": each warp's load touches 32.0 sectors of 32 bytes where 4.0"));
+    CHECK(contains(findings, line_of(source, "tile[STRIDE * threadIdx.x]") + ": each warp's shared load takes 32.0 wavefronts where 1.0 would do, a 32-way"));
+    CHECK(contains(findings, line_of(source, "tile[STRIDE * threadIdx.x]") + ": each warp's shared load takes 2.0 wavefronts where 1.0 would do, a 2-way"));
+    CHECK(text::count_of(findings, "bank conflict:") == 2);  // not the broadcast, nor the padded column
+    CHECK(text::count_of(findings, "sectors of 32 bytes where") == 1);
     std::remove(log.c_str());
   }
 

@@ -94,7 +94,7 @@ TEST_CASE("a checkout without solutions/ or tests/corpus builds, tests' targets 
   fs::remove_all(copy);
 }
 
-TEST_CASE("make profile shows each launch's memory traffic on the CPU backend, and asks for a lab" *
+TEST_CASE("make profile shows each kernel's memory traffic on the CPU backend, and asks for a lab" *
           doctest::skip(lab_test::kNoCpuSolutions)) {
   lab::RunOptions options;
   options.env = {"MAKEFLAGS=", "MAKELEVEL="};  // a make of its own, not a job of the tests' make
@@ -104,8 +104,11 @@ TEST_CASE("make profile shows each launch's memory traffic on the CPU backend, a
                                             options);
   CAPTURE(r.output);
   CHECK(r.exited(0));
-  CHECK(lab_test::contains(r.output, "kernel=matmul_tiled_kernel<kTile> grid=2,2,1 block=32,32,1"));
-  CHECK(lab_test::contains(r.output, "global_load_requests="));
+  CHECK(lab_test::contains(r.output, "matmul_tiled_kernel<kTile>: 1 launch, grid 2,2,1 x block 32,32,1"));
+  CHECK(lab_test::contains(r.output, "bank conflicts: wavefronts over ideal"));
+  // Each element of A and B loaded once per block that needs it: 32 KB for 64·64·32 FMAs.
+  CHECK(lab_test::contains(r.output, "global bytes loaded per multiply-add   0.25"));
+  CHECK(lab_test::contains(r.output, "findings:"));
   const lab::RunResult no_lab = lab::run_command({"make", "-s", "--no-print-directory", "profile"}, options);
   CHECK(no_lab.exited(2));
   CHECK(lab_test::contains(no_lab.output, "make profile: say which lab, e.g. make profile LAB=02"));
