@@ -41,6 +41,7 @@
 #include "grading/class/page.h"
 #include "grading/class/prepare.h"
 #include "grading/class/slurm.h"
+#include "grading/class/submitted.h"
 #include "grading/isolation.h"
 #include "grading/report.h"
 #include "grading/rubric.h"
@@ -148,6 +149,7 @@ struct Class {
   uint64_t seed = 0;
   std::string rubric_fingerprint;
   grade::Rubric rubric;
+  grade::Deadlines deadlines;        // the late policy's, per lab graded
   std::vector<std::string> gpus;     // the models nvidia-smi names
   std::vector<std::string> gpu_ids;  // those this process may use, for CUDA_VISIBLE_DEVICES
 };
@@ -184,6 +186,7 @@ Standing standing(const Class& c, const grade::Student& s) {
   if (!s.on_roster && !c.o.roster.empty()) row.notes.push_back("not on the roster");
   if (!p.status.empty()) return row.status = p.status, st;
   st.root = p.root;
+  if (c.deadlines.any()) row.submitted = grade::submission_times(p.top, p.root, c.labs);
   row.report = "students/" + s.slug + "/report";
   st.stamp = grade::lab_files_fingerprint(p.root, c.labs) + " seed " + std::to_string(row.seed) + " rubric " + c.rubric_fingerprint +
              " lab " + c.o.lab + " " + c.backend + "\n";
@@ -341,6 +344,11 @@ Class make_class(const Options& o) {
   const std::string rubric = read_text(o.rubric);
   if (rubric.empty()) cannot_run("cannot read the rubric " + o.rubric);
   if (!grade::read_rubric(o.rubric, all_labs, &c.rubric, &error)) cannot_run(error);
+  for (const lab::LabEntry& l : c.labs) {
+    const auto section = std::find_if(c.rubric.labs.begin(), c.rubric.labs.end(), [&](const grade::LabRubric& r) { return r.folder == l.folder; });
+    c.deadlines.due.push_back(section == c.rubric.labs.end() ? -1 : section->due);
+  }
+  c.deadlines.policy = c.rubric.late;
   c.rubric_fingerprint = grade::hex16(grade::fnv1a(rubric));
   std::error_code ec;
   fs::create_directories(o.out + "/students", ec);
@@ -382,7 +390,7 @@ void write_outputs(const Class& c, std::vector<grade::GradebookRow>& rows) {
     if (r.device.empty() && r.status != "graded") continue;
     if (r.device.empty()) r.device = info.device;
   }
-  if (!grade::write_atomically(c.o.out + "/gradebook.csv", grade::gradebook_csv(rows, c.labs)) ||
+  if (!grade::write_atomically(c.o.out + "/gradebook.csv", grade::gradebook_csv(rows, c.labs, c.deadlines)) ||
       !grade::write_atomically(c.o.out + "/class.html", grade::class_page(rows, c.labs, info))) {
     cannot_run("cannot write the gradebook into " + c.o.out);
   }

@@ -55,6 +55,16 @@ else
 $(BUILD)/test/grading/test_grade_class_slurm: TEST_DEFINES := -DGRADE_CLASS_MISSING='"$(GRADE_CLASS_MISSING)"'
 endif
 
+# The late policy's tests: its arithmetic and the rubric's keys; with grade-class's libraries,
+# the gradebook's late columns and a small class graded with a due time.
+$(BUILD)/test/grading/test_late: $(filter-out %/grade.o,$(GRADER_OBJS))
+ifeq ($(GRADE_CLASS_MISSING),)
+$(BUILD)/test/grading/test_late: TEST_LIBS := -larchive
+$(BUILD)/test/grading/test_late: $(patsubst %,$(BUILD)/host/grading/class/%.o,archive csv gradebook roster) $(GRADE_CLASS) $(GRADER)
+else
+$(BUILD)/test/grading/test_late: TEST_DEFINES := -DGRADE_CLASS_MISSING='"$(GRADE_CLASS_MISSING)"'
+endif
+
 # The grader's tests grade the solutions, fresh skeletons and the corpus of wrong submissions.
 GRADE_TEST_SOURCES := $(if $(SOLUTION_LABS),$(foreach l,$(SOLUTION_LABS),$(TEST_SKELETONS)/$(l)/$(call lab_file,$(l))) \
   $(VARIANT_FILES))

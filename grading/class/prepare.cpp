@@ -98,6 +98,7 @@ Prepared prepare_submission(const Student& s, const std::string& unpack_dir, con
     return p.status = "wrong layout: neither a folder nor a .zip or .tar of one", p;
   }
   if (is_empty_folder(top)) return p.status = "empty: nothing handed in", p;
+  p.top = top;
   p.root = find_labs_root(top, labs);
   if (p.root.empty()) return p.status = "wrong layout: no lab folder (" + labs.front().folder + "/" + labs.front().file() + ", ...)", p;
   for (const lab::LabEntry& l : labs) {

@@ -64,7 +64,7 @@ class Cluster {
   ~Cluster() {
     if (!dir_.empty()) lab::run_command({"tests/grading/single-node-slurm", "stop", dir_});
     std::error_code ec;
-    if (!dir_.empty() && !std::getenv("KEEP_CLUSTER")) fs::remove_all(dir_, ec);
+    if (!dir_.empty()) fs::remove_all(dir_, ec);
   }
   bool up() const { return !conf_.empty(); }
   const std::string& conf() const { return conf_; }  // "SLURM_CONF=..."
