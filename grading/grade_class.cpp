@@ -463,16 +463,18 @@ int submit_to_slurm(const Class& c, const std::vector<grade::Student>& students)
   }
   std::vector<grade::GradebookRow> rows;
   std::vector<size_t> to_grade;
+  size_t done = 0;
   for (size_t i = 0; i < students.size(); ++i) {
     const Standing st = standing(c, students[i]);
     if (!st.done && !st.root.empty()) to_grade.push_back(i);
+    done += st.done;
     rows.push_back(st.row);
   }
   const size_t batch = size_t(c.o.batch), tasks = (to_grade.size() + batch - 1) / batch;
   std::printf("make grade-class: %zu students in %s, class seed %llu (SEED=%llu reproduces every seed), to Slurm: %zu to grade, %zu "
-              "already graded with what they hand in now\n",
-              students.size(), c.o.submissions.c_str(), (unsigned long long)c.seed, (unsigned long long)c.seed, to_grade.size(),
-              students.size() - to_grade.size());
+              "graded already with what they hand in now, %zu with nothing to grade\n",
+              students.size(), c.o.submissions.c_str(), (unsigned long long)c.seed, (unsigned long long)c.seed, to_grade.size(), done,
+              students.size() - to_grade.size() - done);
   if (tasks == 0) {
     write_outputs(c, rows);
     std::printf("nothing to grade: the gradebook is complete (%s/gradebook.csv)\n", c.o.out.c_str());
@@ -498,10 +500,10 @@ int submit_to_slurm(const Class& c, const std::vector<grade::Student>& students)
     rows[to_grade[k]].status = "not graded yet: queued in Slurm task " + array + "_" + std::to_string(k / batch);
   }
   write_outputs(c, rows);
-  std::printf("submitted job array %s (%zu tasks of at most %zu students) and job %s, which merges their results into %s/gradebook.csv "
+  std::printf("submitted job array %s (%zu task%s of at most %zu students) and job %s, which merges their results into %s/gradebook.csv "
               "once they have ended\n(until then the gradebook marks the queued students; squeue --name=%s shows the jobs, %s/logs "
               "their output)\n",
-              array.c_str(), tasks, batch, merge.c_str(), c.o.out.c_str(), s.job_name.c_str(), dir.c_str());
+              array.c_str(), tasks, tasks == 1 ? "" : "s", batch, merge.c_str(), c.o.out.c_str(), s.job_name.c_str(), dir.c_str());
   return lab::kExitPass;
 }
 
