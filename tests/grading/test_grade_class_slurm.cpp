@@ -57,7 +57,7 @@ class Cluster {
     if (r.exited(0)) {
       conf_ = r.output.substr(0, r.output.find('\n'));
     } else {
-      why_not_ = text::trim(r.output);
+      why_not_ = r.output.substr(0, r.output.find_last_not_of('\n') + 1);
       std::fprintf(stderr, "%s\n(the Slurm test is skipped)\n", why_not_.c_str());
     }
   }
