@@ -135,9 +135,9 @@ void wait_for_jobs(const std::string& name) {
   const auto start = std::chrono::steady_clock::now();
   for (;;) {
     const lab::RunResult r = slurm({"squeue", "--noheader", "--name=" + name});
-    REQUIRE_MESSAGE(r.exited(0), r.output);
+    if (!r.exited(0)) FAIL("squeue: " << r.output);
     if (text::trim(r.output).empty()) return;
-    REQUIRE_MESSAGE(std::chrono::steady_clock::now() - start < std::chrono::minutes(10), (std::string("the class's jobs are still queued: ") + r.output));
+    if (std::chrono::steady_clock::now() - start > std::chrono::minutes(10)) FAIL("the class's jobs are still queued: " << r.output);
     std::this_thread::sleep_for(std::chrono::milliseconds(250));
   }
 }
@@ -185,7 +185,7 @@ int cancel_a_task_midway(const fs::path& out, const std::string& array, size_t t
       REQUIRE_MESSAGE(r.exited(0), r.output);
       return int(t);
     }
-    REQUIRE_MESSAGE(std::chrono::steady_clock::now() - start < std::chrono::minutes(10), "no task was seen between two students");
+    if (std::chrono::steady_clock::now() - start > std::chrono::minutes(10)) FAIL("no task was seen between two students");
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
 }
@@ -233,6 +233,10 @@ TEST_CASE("a class graded on a one-node Slurm, one task cancelled midway and the
   CHECK(rows["sol1"]["status"].rfind("not graded yet: queued in Slurm task " + array + "_", 0) == 0);
   CHECK(rows["empty_eve"]["status"] == "empty: nothing handed in");
 
+  // Each task's time limit: the rubric's timeout.student (600 s) for each of its 4 students, plus
+  // 10 minutes.
+  const lab::RunResult limits = slurm({"squeue", "--noheader", "--array", "--name=" + job_name_in(submitted.output), "--format=%i %l"});
+  CHECK(contains(limits.output, array + "_0 50:00"));
   // While its jobs are queued, the class is not submitted twice.
   const lab::RunResult twice = grade_class(dir, "submissions", "slurm", on_slurm, {cluster().conf()});
   CHECK(twice.exited(2));
@@ -301,6 +305,12 @@ TEST_CASE("without Slurm's commands, or when sbatch refuses, grade-class says so
   CHECK(refused.exited(2));
   CHECK(contains(refused.output, "sbatch refused"));
   CHECK(contains(refused.output, "nosuch"));
+
+  // On the GPU backend each task asks for a GPU, which this cluster has none of.
+  const lab::RunResult gpu = grade_class(dir, "submissions", "out", {"--scheduler", "slurm", "--backend", "gpu"}, {cluster().conf()});
+  CAPTURE(gpu.output);
+  CHECK(gpu.exited(2));
+  CHECK(contains(gpu.output, "sbatch refused (exit 1): sbatch: error: Invalid generic resource (gres) specification"));
 }
 
 }  // TEST_SUITE
