@@ -109,12 +109,16 @@ grade: deps-backend
 # grader, JOBS at a time, into OUT (default build/class): gradebook.csv, class.html and each
 # student's report. ROSTER=file.csv (id, name, nickname) gives every student of the class a row;
 # SEED=N the class's seed; LAB=, RUBRIC= as for make grade. A rerun grades only what changed.
-## grade a class: SUBMISSIONS=dir (a folder or archive per student); OUT=dir, ROSTER=file.csv, JOBS=N, SIMILARITY_THRESHOLD=80
+# SCHEDULER=slurm submits the students to grade as a Slurm job array instead, BATCH=N students a
+# task (default 1), PARTITION= and ACCOUNT= as the cluster wants, and a job that merges the results.
+## grade a class: SUBMISSIONS=dir (a folder or archive per student); OUT=dir, ROSTER=file.csv, JOBS=N, SCHEDULER=slurm, SIMILARITY_THRESHOLD=80
 grade-class: deps-backend
 	@$(call build_in_parallel,$(GRADER) $(GRADE_CLASS))
 	@[ -n "$(SUBMISSIONS)" ] || { echo "make grade-class: say which folder, e.g. make grade-class SUBMISSIONS=submissions" >&2; exit 2; }
 	@$(GRADE_CLASS) --submissions $(call shell_quote,$(SUBMISSIONS)) $(if $(OUT),--out $(call shell_quote,$(OUT))) \
 	  $(if $(ROSTER),--roster $(call shell_quote,$(ROSTER))) $(if $(JOBS),--jobs $(JOBS)) --backend $(BACKEND) $(if $(LAB),--lab $(LAB)) \
+	  $(if $(SCHEDULER),--scheduler $(SCHEDULER)) $(if $(PARTITION),--partition $(call shell_quote,$(PARTITION))) \
+	  $(if $(ACCOUNT),--account $(call shell_quote,$(ACCOUNT))) $(if $(BATCH),--batch $(BATCH)) \
 	  $(if $(SEED),--seed $(SEED)) $(if $(RUBRIC),--rubric "$(RUBRIC)") $(similarity_options); status=$$?; \
 	  [ $$status -eq 0 ] || echo "(make grade-class exited with status $$status)"; exit $$status
 

@@ -3,11 +3,14 @@
 // each as a subprocess with its own report folder and a seed derived from the student's id and
 // the class's seed; it grades nothing itself. It writes gradebook.csv, class.html (the summary)
 // and, under students/, each student's report. A rerun grades only students whose lab files,
-// seed or rubric changed: an interrupted run goes on where it stopped.
+// seed or rubric changed: an interrupted run goes on where it stopped. With --scheduler slurm it
+// grades nothing here either: it submits the students still to grade to Slurm as a job array
+// whose tasks run grade-class on their own students (--slurm-task), and a job that merges
+// their results into the gradebook (--slurm-merge) once the array has ended.
 //
 //   grade-class --submissions DIR [--out DIR] [--roster FILE] [--jobs N] [--lab NN] [--backend gpu|cpu]
 //               [--seed N] [--rubric FILE] [--build-dir DIR] [--similarity-threshold PCT] [--no-similarity]
-//               [--similarity-only]
+//               [--similarity-only] [--scheduler local|slurm] [--partition P] [--account A] [--batch N]
 //
 // After grading, the similarity report (grading/class/similarity.h) ranks each lab's pairs of
 // students by the code they share; --similarity-only makes only that report, grading nothing.
@@ -17,6 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <csignal>
@@ -24,8 +28,10 @@
 #include <ctime>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <mutex>
 #include <random>
+#include <set>
 #include <sstream>
 #include <thread>
 
@@ -38,8 +44,11 @@
 #include "grading/class/page.h"
 #include "grading/class/prepare.h"
 #include "grading/class/similarity.h"
+#include "grading/class/slurm.h"
+#include "grading/class/submitted.h"
 #include "grading/isolation.h"
 #include "grading/report.h"
+#include "grading/rubric.h"
 #include "grading/sandbox.h"
 
 namespace {
@@ -58,6 +67,9 @@ struct Options {
   int64_t jobs = -1, seed = -1;
   int64_t similarity_threshold = 80;
   bool no_similarity = false, similarity_only = false;
+  std::string scheduler = "local", partition, account;  // Slurm's, below
+  int64_t batch = 1, slurm_task = -1;
+  bool slurm_merge = false;
 };
 
 Options parse_options(int argc, char** argv) {
@@ -79,8 +91,15 @@ Options parse_options(int argc, char** argv) {
                                                                        "students is flagged (default 80)");
   cli.add_flag("no-similarity", &o.no_similarity, "no similarity report");
   cli.add_flag("similarity-only", &o.similarity_only, "only the similarity report, into OUT/similarity: nothing is graded");
+  cli.add_string("scheduler", &o.scheduler, "local (grade here) or slurm (submit a job array and a job that merges its results)");
+  cli.add_string("partition", &o.partition, "Slurm: the partition (default the cluster's)");
+  cli.add_string("account", &o.account, "Slurm: the account (default the cluster's)");
+  cli.add_int("batch", &o.batch, 1, 100000, "Slurm: students graded by each task of the array, one after another (JOBS at once on the CPU backend)");
+  cli.add_int("slurm-task", &o.slurm_task, -1, 1000000, "(the Slurm tasks' own) grades the students of OUT/slurm/tasks/N only");
+  cli.add_flag("slurm-merge", &o.slurm_merge, "(the Slurm merge job's own) grades no one: writes the gradebook from what the tasks left");
   cli.parse(argc, argv);
   if (o.submissions.empty()) cannot_run("say which folder to grade: --submissions DIR (make grade-class SUBMISSIONS=dir)");
+  if (o.scheduler != "local" && o.scheduler != "slurm") cannot_run("SCHEDULER must be local or slurm, not '" + o.scheduler + "'");
   return o;
 }
 
@@ -106,6 +125,21 @@ uint64_t class_seed(const Options& o) {
 // A student's seed: the same for the same class seed and id, on any machine (FNV-1a).
 uint64_t student_seed(uint64_t class_seed, const std::string& id) { return grade::fnv1a(std::to_string(class_seed) + "\n" + id) % 1000000000; }
 
+// The GPUs this process may use: those CUDA_VISIBLE_DEVICES names when it is set (a Slurm task's
+// own, which nvidia-smi does not heed), else each that nvidia-smi lists.
+std::vector<std::string> usable_gpus(size_t listed) {
+  std::vector<std::string> ids;
+  if (const char* visible = std::getenv("CUDA_VISIBLE_DEVICES")) {
+    std::istringstream list(visible);
+    for (std::string id; std::getline(list, id, ',');) {
+      if (!id.empty()) ids.push_back(id);
+    }
+    return ids;
+  }
+  for (size_t i = 0; i < listed; ++i) ids.push_back(std::to_string(i));
+  return ids;
+}
+
 std::vector<std::string> gpu_names() {
   const lab::RunResult r = lab::run_command({"nvidia-smi", "--query-gpu=name", "--format=csv,noheader"});
   std::vector<std::string> names;
@@ -124,7 +158,10 @@ struct Class {
   std::string build_dir;            // the grader's, shared; "" for a fresh one per student
   uint64_t seed = 0;
   std::string rubric_fingerprint;
-  std::vector<std::string> gpus;
+  grade::Rubric rubric;
+  grade::Deadlines deadlines;        // the late policy's, per lab graded
+  std::vector<std::string> gpus;     // the models nvidia-smi names
+  std::vector<std::string> gpu_ids;  // those this process may use, for CUDA_VISIBLE_DEVICES
 };
 
 // The grader's command for student S's folder ROOT, reporting into REPORT.
@@ -136,36 +173,58 @@ std::vector<std::string> grader_command(const Class& c, const std::string& root,
   return argv;
 }
 
+// Student S as the runs before left it (students/<slug>/ in OUT): ROW is final when there is
+// nothing to grade (ROOT empty: missing, refused, ...) or when DONE (graded with what S hands in
+// now, the same seed, rubric, lab and backend); otherwise S is to be graded from ROOT, and
+// stamped STAMP once graded.
+struct Standing {
+  grade::GradebookRow row;
+  std::string dir, root, stamp;
+  bool done = false;
+};
+
+Standing standing(const Class& c, const grade::Student& s) {
+  Standing st;
+  grade::GradebookRow& row = st.row;
+  row.student = s;
+  row.seed = student_seed(c.seed, s.id);
+  st.dir = c.o.out + "/students/" + s.slug;
+  std::error_code ec;
+  fs::create_directories(st.dir, ec);
+  const grade::Prepared p = grade::prepare_submission(s, st.dir + "/unpacked", c.labs);
+  row.notes = p.notes;
+  if (!s.on_roster && !c.o.roster.empty()) row.notes.push_back("not on the roster");
+  if (!p.status.empty()) return row.status = p.status, st;
+  st.root = p.root;
+  if (c.deadlines.any()) row.submitted = grade::submission_times(p.top, p.root, c.labs);
+  row.report = "students/" + s.slug + "/report";
+  st.stamp = grade::lab_files_fingerprint(p.root, c.labs) + " seed " + std::to_string(row.seed) + " rubric " + c.rubric_fingerprint +
+             " lab " + c.o.lab + " " + c.backend + "\n";
+  st.done = read_text(st.dir + "/done") == st.stamp && grade::read_results(st.dir + "/report/results.json", p.root, c.labs, &row);
+  return st;
+}
+
 // Grades student S, or keeps the result of an earlier run when nothing it depends on changed
 // (*KEPT). WORKER picks the GPU on a GPU machine.
 grade::GradebookRow grade_student(const Class& c, const grade::Student& s, int worker, bool* kept) {
-  grade::GradebookRow row;
-  row.student = s;
-  row.seed = student_seed(c.seed, s.id);
-  const std::string dir = c.o.out + "/students/" + s.slug, report = dir + "/report";
+  Standing st = standing(c, s);
+  grade::GradebookRow& row = st.row;
+  *kept = st.done;
+  if (st.done || st.root.empty()) return row;
+  const std::string report = st.dir + "/report";
   std::error_code ec;
-  fs::create_directories(dir, ec);
-  const grade::Prepared p = grade::prepare_submission(s, dir + "/unpacked", c.labs);
-  row.notes = p.notes;
-  if (!s.on_roster && !c.o.roster.empty()) row.notes.push_back("not on the roster");
-  if (!p.status.empty()) return row.status = p.status, row;
-  row.report = "students/" + s.slug + "/report";
-  const std::string stamp = grade::lab_files_fingerprint(p.root, c.labs) + " seed " + std::to_string(row.seed) + " rubric " +
-                            c.rubric_fingerprint + " lab " + c.o.lab + " " + c.backend + "\n";
-  *kept = read_text(dir + "/done") == stamp && grade::read_results(report + "/results.json", p.root, c.labs, &row);
-  if (*kept) return row;
-  fs::remove(dir + "/done", ec);
+  fs::remove(st.dir + "/done", ec);
   fs::create_directories(report, ec);
   lab::RunOptions options;
-  options.timeout_s = 3600;
+  options.timeout_s = c.rubric.timeout_student;
   options.stop_early = [] { return interrupted.load(); };
   // One GPU per worker (see main): the grader and its student programs see only that one.
-  if (c.backend == "gpu") options.env = {"CUDA_VISIBLE_DEVICES=" + std::to_string(worker % int(c.gpus.size()))};
-  const lab::RunResult r = lab::run_command(grader_command(c, p.root, report, row.seed), options);
+  if (c.backend == "gpu") options.env = {"CUDA_VISIBLE_DEVICES=" + c.gpu_ids[worker % c.gpu_ids.size()]};
+  const lab::RunResult r = lab::run_command(grader_command(c, st.root, report, row.seed), options);
   grade::write_atomically(report + "/grade.log", r.output);
   if (interrupted) return row.status = "not graded: interrupted (run again to go on)", row;
-  if (grade::read_results(report + "/results.json", p.root, c.labs, &row) && r.exited(0)) {
-    grade::write_atomically(dir + "/done", stamp);
+  if (grade::read_results(report + "/results.json", st.root, c.labs, &row) && r.exited(0)) {
+    grade::write_atomically(st.dir + "/done", st.stamp);
   } else if (row.status == "graded") {
     row.status = "could not grade: the grader " + r.describe() + " (its output: " + row.report + "/grade.log)";
   }
@@ -259,15 +318,15 @@ std::string shared_build_folder(const Options& o) {
   return "";
 }
 
-// Workers: on the CPU backend one per core (JOBS). On a GPU one per GPU, each grader seeing only
-// its own (CUDA_VISIBLE_DEVICES). The grader takes its timed passes one at a time inside its
+// Workers: on the CPU backend one per core (JOBS). On a GPU one per GPU this process may use,
+// each grader seeing only its own (CUDA_VISIBLE_DEVICES). The grader takes its timed passes one at a time inside its
 // own process only; two graders on one GPU would time each other's kernels, and a lock across
 // processes would have to hold off every other grader's correctness runs too. One grader per
 // GPU keeps each timing alone on its GPU, and each grader still overlaps its labs' builds and
 // correctness runs on the CPU cores (its own --jobs).
 int worker_count(const Class& c, size_t students) {
   int64_t workers = c.o.jobs > 0 ? c.o.jobs : int64_t(std::max(1u, std::thread::hardware_concurrency()));
-  if (c.backend == "gpu") workers = std::min<int64_t>(c.o.jobs > 0 ? c.o.jobs : 256, int64_t(c.gpus.size()));
+  if (c.backend == "gpu") workers = std::min<int64_t>(c.o.jobs > 0 ? c.o.jobs : 256, int64_t(c.gpu_ids.size()));
   return int(std::clamp<int64_t>(workers, 1, std::max<int64_t>(1, int64_t(students))));
 }
 
@@ -287,13 +346,22 @@ Class make_class(const Options& o) {
   c.o = o;
   c.labs = class_labs(o);
   c.gpus = gpu_names();
+  c.gpu_ids = usable_gpus(c.gpus.size());
   c.backend = o.backend.empty() ? (c.gpus.empty() ? "cpu" : "gpu") : o.backend;
   if (c.backend != "cpu" && c.backend != "gpu") cannot_run("BACKEND must be gpu or cpu, not '" + c.backend + "'");
-  if (c.backend == "gpu" && c.gpus.empty()) cannot_run("BACKEND=gpu, but nvidia-smi sees no GPU here");
+  // Submitting to Slurm, and merging, need no GPU: a cluster's login node has none.
+  const bool grades_here = o.scheduler == "local" && !o.slurm_merge;
+  if (grades_here && c.backend == "gpu" && c.gpu_ids.empty()) cannot_run("BACKEND=gpu, but nvidia-smi sees no GPU here");
   c.grader = fs::path(fs::read_symlink("/proc/self/exe")).parent_path().string() + "/grade";
   if (access(c.grader.c_str(), X_OK) != 0) cannot_run("no grader at " + c.grader + " (make build/host/grade)");
   const std::string rubric = read_text(o.rubric);
   if (rubric.empty()) cannot_run("cannot read the rubric " + o.rubric);
+  if (!grade::read_rubric(o.rubric, all_labs, &c.rubric, &error)) cannot_run(error);
+  for (const lab::LabEntry& l : c.labs) {
+    const auto section = std::find_if(c.rubric.labs.begin(), c.rubric.labs.end(), [&](const grade::LabRubric& r) { return r.folder == l.folder; });
+    c.deadlines.due.push_back(section == c.rubric.labs.end() ? -1 : section->due);
+  }
+  c.deadlines.policy = c.rubric.late;
   c.rubric_fingerprint = grade::hex16(grade::fnv1a(rubric));
   std::error_code ec;
   fs::create_directories(o.out + "/students", ec);
@@ -331,21 +399,200 @@ grade::Similarity class_similarity(const Options& o, const std::vector<lab::LabE
   return similarity;
 }
 
+// The device the summary page names: the GPU the graded students' reports name (a Slurm merge job
+// runs where there may be none), else this machine's.
+std::string class_device(const Class& c, const std::vector<grade::GradebookRow>& rows) {
+  if (c.backend == "cpu") return "the CPU backend";
+  for (const grade::GradebookRow& r : rows) {
+    if (r.status == "graded" && !r.device.empty()) return r.device;
+  }
+  return c.gpus.empty() ? "GPUs" : c.gpus.front();
+}
+
 // gradebook.csv and class.html, in OUT.
 void write_outputs(const Class& c, std::vector<grade::GradebookRow>& rows, const grade::Similarity& similarity) {
   fill_maxima(rows, c.labs.size());
   char date[32];
   const std::time_t now = std::time(nullptr);
   std::strftime(date, sizeof date, "%Y-%m-%d %H:%M", std::localtime(&now));
-  grade::ClassInfo info{date, c.backend, c.backend == "gpu" ? c.gpus.front() : "the CPU backend", c.seed, similarity};
+  grade::ClassInfo info{date, c.backend, class_device(c, rows), c.seed, similarity};
   for (grade::GradebookRow& r : rows) {
     if (r.device.empty() && r.status != "graded") continue;
     if (r.device.empty()) r.device = info.device;
   }
-  if (!grade::write_atomically(c.o.out + "/gradebook.csv", grade::gradebook_csv(rows, c.labs)) ||
+  if (!grade::write_atomically(c.o.out + "/gradebook.csv", grade::gradebook_csv(rows, c.labs, c.deadlines)) ||
       !grade::write_atomically(c.o.out + "/class.html", grade::class_page(rows, c.labs, info))) {
     cannot_run("cannot write the gradebook into " + c.o.out);
   }
+}
+
+// ---- On Slurm (--scheduler slurm) ----
+// A submission writes OUT/slurm/: tasks/N, the slugs of task N's students, one a line (a slug
+// is a safe file name: grading/class/roster.h); grade.sh and merge.sh, the batch scripts; job,
+// the array's id; logs/, each job's output. A class has one submission in Slurm at a time (the
+// next is refused while its jobs are queued), so no job reads these files while they change.
+
+std::string slurm_dir(const Options& o) { return o.out + "/slurm"; }
+
+// Students graded at once by a task: JOBS on the CPU backend (the task asks for as many CPUs),
+// one on a GPU (the task's one GPU).
+int64_t task_jobs(const Class& c) { return c.backend == "cpu" && c.o.jobs > 0 ? c.o.jobs : 1; }
+
+// The grade-class command of the class's Slurm jobs: the same submissions, seed, rubric, lab and
+// backend as this run, and the same paths as given (the jobs run in this folder too), so that
+// the stamps a task leaves are the ones this command computes on a rerun.
+std::vector<std::string> job_command(const Class& c) {
+  const Options& o = c.o;
+  std::vector<std::string> argv = {fs::read_symlink("/proc/self/exe").string(), "--submissions", o.submissions, "--out", o.out,
+                                   "--rubric", o.rubric, "--backend", c.backend, "--seed", std::to_string(c.seed),
+                                   "--jobs", std::to_string(task_jobs(c))};
+  if (!o.roster.empty()) argv.insert(argv.end(), {"--roster", o.roster});
+  if (!o.lab.empty()) argv.insert(argv.end(), {"--lab", o.lab});
+  if (!o.build_dir.empty()) argv.insert(argv.end(), {"--build-dir", o.build_dir});
+  return argv;
+}
+
+// What the class's jobs ask Slurm for. Their name is OUT's (hashed): squeue finds the class's
+// jobs by it. A task's time limit is the rubric's timeout.student for each round of students it
+// grades, and 10 minutes for the build folder's first build.
+grade::SlurmSettings slurm_settings(const Class& c) {
+  grade::SlurmSettings s;
+  s.job_name = "grade-class-" + grade::hex16(grade::fnv1a(fs::absolute(c.o.out).lexically_normal().string())).substr(0, 8);
+  s.partition = c.o.partition;
+  s.account = c.o.account;
+  s.cpus_per_task = c.o.jobs > 0 ? int(c.o.jobs) : 0;
+  s.gpu = c.backend == "gpu";
+  const int64_t rounds = (c.o.batch + task_jobs(c) - 1) / task_jobs(c);
+  s.task_seconds = double(rounds) * c.rubric.timeout_student + 600;
+  s.log_dir = fs::absolute(slurm_dir(c.o) + "/logs").lexically_normal().string();
+  s.workdir = fs::current_path().string();
+  return s;
+}
+
+void write_or_fail(const std::string& path, const std::string& text) {
+  if (!grade::write_atomically(path, text)) cannot_run("cannot write " + path);
+}
+
+// Submits the students still to grade (those no run has graded with what they hand in now) as
+// a job array, BATCH students a task, and the job that merges the results once the array has
+// ended; writes the gradebook as it stands meanwhile, the queued students marked.
+int submit_to_slurm(const Class& c, const std::vector<grade::Student>& students) {
+  const std::string dir = slurm_dir(c.o);
+  if (fs::absolute(dir).string().find_first_of("%\n") != std::string::npos) {
+    cannot_run("on Slurm, OUT's path must hold no % and no newline (sbatch reads a % in a log's name as a pattern)");
+  }
+  const grade::SlurmSettings s = slurm_settings(c);
+  std::vector<std::string> queued;
+  std::string error;
+  if (!grade::queued_jobs(s.job_name, &queued, &error)) cannot_run(error);
+  if (!queued.empty()) {
+    std::string ids;
+    for (const std::string& id : queued) ids += (ids.empty() ? "" : ",") + id;
+    cannot_run("this class's Slurm jobs " + ids + " (named " + s.job_name + ") are still queued or running: wait for them to end (squeue " +
+               "--name=" + s.job_name + ") or cancel them (scancel --name=" + s.job_name + "), then run this again");
+  }
+  std::vector<grade::GradebookRow> rows;
+  std::vector<size_t> to_grade;
+  size_t done = 0;
+  for (size_t i = 0; i < students.size(); ++i) {
+    const Standing st = standing(c, students[i]);
+    if (!st.done && !st.root.empty()) to_grade.push_back(i);
+    done += st.done;
+    rows.push_back(st.row);
+  }
+  const size_t batch = size_t(c.o.batch), tasks = (to_grade.size() + batch - 1) / batch;
+  std::printf("make grade-class: %zu students in %s, class seed %llu (SEED=%llu reproduces every seed), to Slurm: %zu to grade, %zu "
+              "graded already with what they hand in now, %zu with nothing to grade\n",
+              students.size(), c.o.submissions.c_str(), (unsigned long long)c.seed, (unsigned long long)c.seed, to_grade.size(), done,
+              students.size() - to_grade.size() - done);
+  grade::Similarity waiting;
+  waiting.line = "similarity: made by the job that merges the tasks' results";
+  if (tasks == 0) {
+    grade::Similarity off;
+    off.line = "similarity: not made (--no-similarity)";
+    write_outputs(c, rows, c.o.no_similarity ? off : class_similarity(c.o, c.labs, students));
+    std::printf("nothing to grade: the gradebook is complete (%s/gradebook.csv)\n", c.o.out.c_str());
+    return lab::kExitPass;
+  }
+  std::error_code ec;
+  fs::remove_all(dir + "/tasks", ec);
+  fs::create_directories(dir + "/tasks", ec);
+  fs::create_directories(dir + "/logs", ec);
+  std::vector<std::string> lists(tasks);
+  for (size_t k = 0; k < to_grade.size(); ++k) lists[k / batch] += students[to_grade[k]].slug + "\n";
+  for (size_t t = 0; t < tasks; ++t) write_or_fail(dir + "/tasks/" + std::to_string(t), lists[t]);
+  write_or_fail(dir + "/grade.sh", grade::batch_script(s.workdir, job_command(c), "--slurm-task \"$SLURM_ARRAY_TASK_ID\""));
+  write_or_fail(dir + "/merge.sh", grade::batch_script(s.workdir, job_command(c), "--slurm-merge"));
+  std::string array, merge;
+  if (!grade::submit_array(s, dir + "/grade.sh", tasks, &array, &error)) cannot_run(error);
+  write_or_fail(dir + "/job", array + "\n");
+  if (!grade::submit_after(s, dir + "/merge.sh", array, &merge, &error)) {
+    grade::cancel_job(array);
+    cannot_run(error + " (the job array " + array + " is cancelled)");
+  }
+  for (size_t k = 0; k < to_grade.size(); ++k) {
+    rows[to_grade[k]].status = "not graded yet: queued in Slurm task " + array + "_" + std::to_string(k / batch);
+  }
+  write_outputs(c, rows, waiting);
+  std::printf("submitted job array %s (%zu task%s of at most %zu students) and job %s, which merges their results into %s/gradebook.csv "
+              "once they have ended\n(until then the gradebook marks the queued students; squeue --name=%s shows the jobs, %s/logs "
+              "their output)\n",
+              array.c_str(), tasks, tasks == 1 ? "" : "s", batch, merge.c_str(), c.o.out.c_str(), s.job_name.c_str(), dir.c_str());
+  return lab::kExitPass;
+}
+
+// A Slurm task's students: those its list names. The reason an earlier task left for each is
+// removed first: it is about to be graded again.
+std::vector<grade::Student> task_students(const Class& c, const std::vector<grade::Student>& students) {
+  const std::string path = slurm_dir(c.o) + "/tasks/" + std::to_string(c.o.slurm_task);
+  std::ifstream in(path);
+  if (!in) cannot_run("no list of students at " + path + " (a Slurm task runs only from the submission that wrote it)");
+  std::set<std::string> slugs;
+  for (std::string line; std::getline(in, line);) slugs.insert(line);
+  std::vector<grade::Student> mine;
+  std::error_code ec;
+  for (const grade::Student& s : students) {
+    if (slugs.count(s.slug) == 0) continue;
+    mine.push_back(s);
+    fs::remove(c.o.out + "/students/" + s.slug + "/slurm-status", ec);
+  }
+  return mine;
+}
+
+// What a Slurm task leaves for the merge besides the graded students' reports: why each student
+// it could not grade was not (a local run shows that in its gradebook row).
+void leave_statuses(const Class& c, const std::vector<grade::GradebookRow>& rows) {
+  for (const grade::GradebookRow& r : rows) {
+    if (r.status.rfind("could not grade", 0) == 0) grade::write_atomically(c.o.out + "/students/" + r.student.slug + "/slurm-status", r.status);
+  }
+}
+
+// The Slurm merge job's rows, grading no one: each graded student's from its report, as a local
+// rerun keeps it; one that its task did not grade says why, until a rerun grades it.
+std::vector<grade::GradebookRow> merged_rows(const Class& c, const std::vector<grade::Student>& students) {
+  const std::string dir = slurm_dir(c.o);
+  std::string array;
+  std::istringstream(read_text(dir + "/job")) >> array;
+  std::map<std::string, std::string> task_of;  // slug -> "12_3"
+  std::error_code ec;
+  for (fs::directory_iterator it(dir + "/tasks", ec), end; !ec && it != end; it.increment(ec)) {
+    std::ifstream in(it->path());
+    for (std::string slug; std::getline(in, slug);) task_of[slug] = array + "_" + it->path().filename().string();
+  }
+  std::vector<grade::GradebookRow> rows;
+  for (const grade::Student& s : students) {
+    Standing st = standing(c, s);
+    if (!st.done && !st.root.empty()) {
+      const std::string why = read_text(st.dir + "/slurm-status");
+      const auto task = task_of.find(s.slug);
+      st.row.status = !why.empty()             ? why
+                      : task == task_of.end() ? "not graded: handed in after the Slurm jobs were submitted (run the same command again)"
+                                              : "not graded: Slurm task " + task->second + " ended before grading it (its log: slurm/logs/" +
+                                                    task->second + ".out); run the same command again";
+    }
+    rows.push_back(st.row);
+  }
+  return rows;
 }
 
 void on_interrupt(int) { interrupted = true; }
@@ -360,25 +607,41 @@ int main(int argc, char** argv) {
   const std::vector<grade::Student> students = class_list(o);
   if (o.similarity_only) return class_similarity(o, class_labs(o), students).report.empty() ? lab::kExitCannotRun : lab::kExitPass;
   const Class c = make_class(o);
-  const int workers = worker_count(c, students.size());
-  std::printf("make grade-class: %zu students in %s, class seed %llu (SEED=%llu reproduces every seed), %d at once on %s\n",
-              students.size(), o.submissions.c_str(), (unsigned long long)c.seed, (unsigned long long)c.seed, workers,
-              c.backend == "gpu" ? "the GPUs, one each" : "the CPU backend");
-  std::fflush(stdout);
-  std::signal(SIGINT, on_interrupt);
-  std::signal(SIGTERM, on_interrupt);
-  std::vector<grade::GradebookRow> rows = grade_class(c, students, workers);
-  lab::kill_descendants();
-  // The gradebook first, the similarity report then (minutes for a large class: it compares every
-  // pair), and the summary page again with its pairs.
-  const bool compare = !interrupted && !o.no_similarity;
-  grade::Similarity similarity;
-  similarity.line = compare ? "similarity: being made"
-                            : "similarity: not made (" + std::string(interrupted ? "interrupted" : "--no-similarity") + ")";
-  write_outputs(c, rows, similarity);
-  if (compare) write_outputs(c, rows, class_similarity(o, c.labs, students));
+  if (o.scheduler == "slurm") return submit_to_slurm(c, students);
+  const bool task = o.slurm_task >= 0;
+  std::vector<grade::GradebookRow> rows;
+  if (o.slurm_merge) {
+    rows = merged_rows(c, students);
+    const size_t graded = size_t(std::count_if(rows.begin(), rows.end(), [](const grade::GradebookRow& r) { return r.status == "graded"; }));
+    std::printf("make grade-class: the Slurm tasks' results merged: %zu students, %zu graded (the others' status says why)\n", rows.size(),
+                graded);
+  } else {
+    const std::vector<grade::Student> graded = task ? task_students(c, students) : students;
+    const int workers = worker_count(c, graded.size());
+    std::printf("make grade-class: %zu students in %s, class seed %llu (SEED=%llu reproduces every seed), %d at once on %s\n",
+                graded.size(), o.submissions.c_str(), (unsigned long long)c.seed, (unsigned long long)c.seed, workers,
+                c.backend == "gpu" ? "the GPUs, one each" : "the CPU backend");
+    std::fflush(stdout);
+    std::signal(SIGINT, on_interrupt);
+    std::signal(SIGTERM, on_interrupt);
+    rows = grade_class(c, graded, workers);
+    lab::kill_descendants();
+  }
+  if (task) {
+    // A task's rows are the merge job's to write, with every other task's.
+    leave_statuses(c, rows);
+  } else {
+    // The gradebook first, the similarity report then (minutes for a large class: it compares
+    // every pair), and the summary page again with its pairs.
+    const bool compare = !interrupted && !o.no_similarity;
+    grade::Similarity similarity;
+    similarity.line = compare ? "similarity: being made"
+                              : "similarity: not made (" + std::string(interrupted ? "interrupted" : "--no-similarity") + ")";
+    write_outputs(c, rows, similarity);
+    if (compare) write_outputs(c, rows, class_similarity(o, c.labs, students));
+  }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  std::printf("(gradebook: %s/gradebook.csv; summary: %s/class.html; %.0f s)\n", o.out.c_str(), o.out.c_str(), seconds);
+  if (!task) std::printf("(gradebook: %s/gradebook.csv; summary: %s/class.html; %.0f s)\n", o.out.c_str(), o.out.c_str(), seconds);
   if (interrupted) std::printf("interrupted: run the same command again to go on\n");
   return interrupted ? 130 : lab::kExitPass;
 }

@@ -39,12 +39,22 @@ std::string read_section(const std::string& line, const std::vector<lab::LabEntr
   return "";
 }
 
-// A setting before the first section: a timeout of every lab.
-std::string read_timeout(const std::string& key, const std::string& value, Rubric* rubric) {
-  double seconds = 0;
-  if (!parse_number(value, &seconds)) return key + " takes a number of seconds";
-  if (key == "timeout.build") rubric->timeout_build = seconds;
-  else if (key == "timeout.run") rubric->timeout_run = seconds;
+// A setting before the first section: a timeout of every lab, or the late policy's rule.
+std::string read_class_setting(const std::string& key, const std::string& value, Rubric* rubric) {
+  double number = 0;
+  if (key.rfind("late.", 0) == 0) {
+    if (!parse_number(value, &number)) return key + " takes a number >= 0";
+    if (key == "late.per_day") rubric->late.per_day = number;
+    else if (key == "late.max") rubric->late.max = number;
+    else if (key == "late.grace_minutes") rubric->late.grace_minutes = number;
+    else return "unknown setting '" + key + "' (late.per_day, late.max, late.grace_minutes)";
+    if ((key == "late.per_day" || key == "late.max") && number > 100) return key + " is a percent, at most 100";
+    return "";
+  }
+  if (!parse_number(value, &number)) return key + " takes a number of seconds";
+  if (key == "timeout.build") rubric->timeout_build = number;
+  else if (key == "timeout.run") rubric->timeout_run = number;
+  else if (key == "timeout.student") rubric->timeout_student = number;
   else return "unknown setting '" + key + "'";
   return "";
 }
@@ -118,6 +128,10 @@ std::string read_lab_setting(const std::string& key, const std::string& value, L
     return "";
   }
   if (key == "technique") return read_technique(value, l);
+  if (key == "due") {
+    if (!parse_time(value, &l->due)) return "due takes a date, a time and its zone: 2026-12-01 23:59 +01:00 (or Z for UTC)";
+    return "";
+  }
   return "unknown setting '" + key + "'";
 }
 
@@ -126,7 +140,7 @@ std::string read_setting(const std::string& line, Rubric* rubric, LabRubric* lab
   const size_t eq = line.find('=');
   if (eq == std::string::npos) return "expected 'key = value'";
   const std::string key = text::trim(line.substr(0, eq)), value = text::trim(line.substr(eq + 1));
-  return lab == nullptr ? read_timeout(key, value, rubric) : read_lab_setting(key, value, lab);
+  return lab == nullptr ? read_class_setting(key, value, rubric) : read_lab_setting(key, value, lab);
 }
 
 // What holds once every section is read: each lab has its shapes (main shapes by default every
@@ -149,6 +163,14 @@ std::string complete_labs(Rubric* rubric) {
     }
     if (l.safety_shape.empty() || l.technique_shape.empty() || l.performance_shape.empty()) {
       return l.step.id + " needs safety_shape, technique_shape and performance_shape";
+    }
+  }
+  // A lab is handed in once: its steps are due together. The due time may be given in any one.
+  for (LabRubric& l : rubric->labs) {
+    for (LabRubric& other : rubric->labs) {
+      if (other.folder != l.folder || other.due == l.due) continue;
+      if (l.due >= 0 && other.due >= 0) return "lab " + l.folder + "'s steps give different due times: a lab is due once";
+      l.due = other.due = std::max(l.due, other.due);
     }
   }
   return "";

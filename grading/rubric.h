@@ -7,6 +7,7 @@
 
 #include "common/labs.h"
 #include "common/problems.h"
+#include "grading/late.h"
 
 namespace grade {
 
@@ -24,10 +25,13 @@ struct LabRubric : lab::LabEntry {
   std::string technique = "none";     // none | reuse | outputs_per_thread | coalesced | one_pass
   double technique_limit = 0;         // its number (grading/technique.h)
   double full_at = 1.0;               // performance: full marks at this share of the solution's speed
+  int64_t due = -1;                   // make grade-class: when the lab is due (grading/late.h); -1 never
 };
 
 struct Rubric {
   double timeout_build = 600, timeout_run = 300;
+  double timeout_student = 3600;      // make grade-class: one student's whole grading, every lab
+  LatePolicy late;                    // make grade-class: what a lab handed in after its due time loses
   std::vector<LabRubric> labs;
 };
 

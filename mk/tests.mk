@@ -57,6 +57,25 @@ else
 $(BUILD)/test/grading/test_grade_class: TEST_DEFINES := -DGRADE_CLASS_MISSING='"$(GRADE_CLASS_MISSING)"'
 endif
 
+# The same, graded on a one-node Slurm cluster that the test starts (tests/grading/single-node-slurm).
+$(BUILD)/test/grading/test_grade_class_slurm: $(BUILD)/host/grading/class/csv.o
+ifeq ($(GRADE_CLASS_MISSING),)
+$(BUILD)/test/grading/test_grade_class_slurm: $(GRADE_CLASS) $(GRADER) $(TEST_SKELETONS)/01_matmul_naive/matmul_naive.cu \
+  $(CORPUS)/no_guard_01/01_matmul_naive/matmul_naive.cu
+else
+$(BUILD)/test/grading/test_grade_class_slurm: TEST_DEFINES := -DGRADE_CLASS_MISSING='"$(GRADE_CLASS_MISSING)"'
+endif
+
+# The late policy's tests: its arithmetic and the rubric's keys; with grade-class's libraries,
+# the gradebook's late columns and a small class graded with a due time.
+$(BUILD)/test/grading/test_late: $(filter-out %/grade.o,$(GRADER_OBJS))
+ifeq ($(GRADE_CLASS_MISSING),)
+$(BUILD)/test/grading/test_late: TEST_LIBS := -larchive
+$(BUILD)/test/grading/test_late: $(patsubst %,$(BUILD)/host/grading/class/%.o,archive csv gradebook roster) $(GRADE_CLASS) $(GRADER)
+else
+$(BUILD)/test/grading/test_late: TEST_DEFINES := -DGRADE_CLASS_MISSING='"$(GRADE_CLASS_MISSING)"'
+endif
+
 # The grader's tests grade the solutions, fresh skeletons and the corpus of wrong submissions.
 GRADE_TEST_SOURCES := $(if $(SOLUTION_LABS),$(foreach l,$(SOLUTION_LABS),$(TEST_SKELETONS)/$(l)/$(call lab_file,$(l))) \
   $(VARIANT_FILES))

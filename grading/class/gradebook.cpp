@@ -68,6 +68,29 @@ void add_test(const json& test, const std::vector<lab::LabEntry>& labs, Gradeboo
   }
 }
 
+bool has_due(const Deadlines& deadlines, size_t lab) { return lab < deadlines.due.size() && deadlines.due[lab] >= 0; }
+
+// The late columns of ROW: per lab due, when it was submitted, its days late and its points
+// after the penalty; then the adjusted total.
+std::vector<std::string> late_fields(const GradebookRow& r, size_t labs, const Deadlines& deadlines) {
+  std::vector<std::string> fields;
+  double total = 0;
+  for (size_t i = 0; i < labs; ++i) {
+    const double points = i < r.lab_points.size() ? r.lab_points[i] : 0;
+    if (!has_due(deadlines, i)) {
+      total += points;
+      continue;
+    }
+    const int64_t submitted = i < r.submitted.size() ? r.submitted[i] : -1;
+    const int64_t days = submitted < 0 ? 0 : days_late(submitted, deadlines.due[i], deadlines.policy);
+    const double adjusted = late_points(points, days, deadlines.policy);
+    total += adjusted;
+    fields.insert(fields.end(), {submitted < 0 ? "" : utc_text(submitted), submitted < 0 ? "" : std::to_string(days), points_text(adjusted)});
+  }
+  fields.push_back(points_text(total));
+  return fields;
+}
+
 }  // namespace
 
 double GradebookRow::total() const {
@@ -108,10 +131,23 @@ bool read_results(const std::string& path, const std::string& src, const std::ve
   return true;
 }
 
-std::string gradebook_csv(const std::vector<GradebookRow>& rows, const std::vector<lab::LabEntry>& labs) {
+bool Deadlines::any() const {
+  for (int64_t d : due) {
+    if (d >= 0) return true;
+  }
+  return false;
+}
+
+std::string gradebook_csv(const std::vector<GradebookRow>& rows, const std::vector<lab::LabEntry>& labs, const Deadlines& deadlines) {
   std::vector<std::string> header = {"id", "name", "status"};
   for (const lab::LabEntry& l : labs) header.push_back(l.folder);
   header.insert(header.end(), {"total", "max", "seed", "gpu", "notes", "report"});
+  if (deadlines.any()) {
+    for (size_t i = 0; i < labs.size(); ++i) {
+      if (has_due(deadlines, i)) header.insert(header.end(), {labs[i].folder + " submitted", labs[i].folder + " days late", labs[i].folder + " adjusted"});
+    }
+    header.push_back("adjusted total");
+  }
   std::string csv = csv_record(header);
   for (const GradebookRow& r : rows) {
     std::vector<std::string> fields = {printable(r.student.id), printable(r.student.name), r.status};
@@ -119,6 +155,10 @@ std::string gradebook_csv(const std::vector<GradebookRow>& rows, const std::vect
     std::string notes;
     for (const std::string& n : r.notes) notes += (notes.empty() ? "" : "; ") + n;
     fields.insert(fields.end(), {points_text(r.total()), points_text(r.max_total()), std::to_string(r.seed), r.device, notes, r.report});
+    if (deadlines.any()) {
+      const std::vector<std::string> late = late_fields(r, labs.size(), deadlines);
+      fields.insert(fields.end(), late.begin(), late.end());
+    }
     csv += csv_record(fields);
   }
   return csv;

@@ -8,6 +8,7 @@
 
 #include "common/labs.h"
 #include "grading/class/roster.h"
+#include "grading/late.h"
 
 namespace grade {
 
@@ -27,6 +28,7 @@ struct GradebookRow {
   std::string device;             // "NVIDIA H100 80GB HBM3", "the CPU backend"
   std::vector<std::string> notes;
   std::string report;             // the student's report folder, relative to the class's OUT
+  std::vector<int64_t> submitted;  // per lab: when it was handed in (grading/class/submitted.h), -1 unknown
   double total() const;
   double max_total() const;
 };
@@ -35,8 +37,17 @@ struct GradebookRow {
 // folder SRC. False, with row->status saying why, when the file is not a grader's results.json.
 bool read_results(const std::string& path, const std::string& src, const std::vector<lab::LabEntry>& labs, GradebookRow* row);
 
+// The late policy as the gradebook applies it: each lab's due time (-1: none) and the rule.
+struct Deadlines {
+  std::vector<int64_t> due;  // per lab, in the gradebook's order
+  LatePolicy policy;
+  bool any() const;
+};
+
 // The gradebook as CSV: a header (id, name, status, a column per lab, total, max, seed, gpu,
-// notes, report), then a row per student.
-std::string gradebook_csv(const std::vector<GradebookRow>& rows, const std::vector<lab::LabEntry>& labs);
+// notes, report), then a row per student. With DEADLINES, each lab that has a due time adds
+// three columns, when it was submitted, its days late and its points after the penalty, and
+// the row ends with its adjusted total; the raw points stay where they were.
+std::string gradebook_csv(const std::vector<GradebookRow>& rows, const std::vector<lab::LabEntry>& labs, const Deadlines& deadlines = {});
 
 }  // namespace grade

@@ -75,6 +75,8 @@ std::string arrange_loose_files(const fs::path& top, const fs::path& arranged, c
       notes->push_back(shown + ": cannot be copied (" + ec.message() + ")");
       continue;
     }
+    // The handed-in file's time, which the late policy dates the lab by.
+    fs::last_write_time(to, fs::last_write_time(from, ec), ec);
     notes->push_back(shown + " graded as " + l.folder + "/" + l.file());
     any = true;
   }
@@ -137,6 +139,7 @@ Prepared prepare_submission(const Student& s, const std::string& unpack_dir, con
     return p.status = "wrong layout: neither a folder nor a .zip or .tar of one", p;
   }
   if (is_empty_folder(top)) return p.status = "empty: nothing handed in", p;
+  p.top = top;
   p.root = nearest_folder(top, [&](const fs::path& dir) { return holds_a_lab(dir, labs); });
   if (p.root.empty()) p.root = arrange_loose_files(top, fs::path(unpack_dir).parent_path() / "arranged", labs, &p.notes);
   if (p.root.empty()) {

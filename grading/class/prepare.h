@@ -17,6 +17,7 @@ namespace grade {
 struct Prepared {
   std::string status;              // "" when there is something to grade, else "missing", "empty", ...
   std::string root;                // the folder to grade: it holds the lab folders
+  std::string top;                 // the entry itself, unpacked if an archive: root is in it
   std::vector<std::string> notes;  // printable
 };
 
