@@ -53,9 +53,14 @@ std::string cwd() {
   return getcwd(path, sizeof path) ? path : "";
 }
 
-// "matmul_tiled_kernel<32>" -> "matmul_tiled_kernel": the launch names template arguments as
-// the source writes them, ncu as it compiled them.
-std::string function_name(const std::string& kernel) { return kernel.substr(0, kernel.find('<')); }
+// "step1::matmul_tiled_kernel<32>" -> "matmul_tiled_kernel": the launch names the kernel as the
+// source writes it, with its namespace and template arguments; ncu by its function's name and
+// its template arguments as compiled (lab 03's steps were left unpaired on the H100).
+std::string function_name(const std::string& kernel) {
+  const std::string name = kernel.substr(0, kernel.find('<'));
+  const size_t scope = name.rfind("::");
+  return scope == std::string::npos ? name : name.substr(scope + 2);
+}
 
 // Per kernel of either run, matched by name: the model's and ncu's figures; a kernel only one
 // of them ran shows "-" for the other, and counts as outside.
