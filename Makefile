@@ -18,7 +18,7 @@ include mk/variants.mk
 include mk/maintainer.mk
 include mk/tests.mk
 
-.PHONY: all help run check grade grade-class profile bench status test doctor clean
+.PHONY: all help run check grade grade-class release profile bench status test doctor clean
 
 # make run and make profile build SRC with make's own rules, which need a plain folder name (make
 # grade takes any): $(1) the target, in the message.
@@ -107,6 +107,14 @@ grade-class: deps-backend $(GRADER) $(GRADE_CLASS)
 	  $(if $(ROSTER),--roster $(call shell_quote,$(ROSTER))) $(if $(JOBS),--jobs $(JOBS)) --backend $(BACKEND) $(if $(LAB),--lab $(LAB)) \
 	  $(if $(SEED),--seed $(SEED)) $(if $(RUBRIC),--rubric "$(RUBRIC)"); status=$$?; \
 	  [ $$status -eq 0 ] || echo "(make grade-class exited with status $$status)"; exit $$status
+
+# The students' copy (scripts/make-release): labs/ made from the solutions, the documents without
+# what only this copy runs, no solutions/, checked for solution code; a git repository of one
+# commit. docs/instructor.md, "Handing out the labs".
+## the students' copy of the workbook, without solutions: make release OUT=dir
+release:
+	@[ -n "$(OUT)" ] || { echo "make release: say where, e.g. make release OUT=../workbook-students" >&2; exit 2; }
+	@scripts/make-release $(call shell_quote,$(OUT))
 
 # Every make grade and make check run adds its labs' results to the history of the folder it
 # graded (build/progress/<folder>-<hash>/history.tsv, grading/progress.h); this reads it.
