@@ -84,11 +84,18 @@ std::string gpu_name() {
 // The grader's own files, fingerprinted before any student code runs: its program, the rubric,
 // the table of labs and every makefile the builds read. Where namespaces are missing (Sandbox), a
 // student program could replace them for the next run: checked at the end.
+// The grader is named by its path from the checkout when it lies inside it (build/host/grade), so
+// that a copy of the checkout with its builds (make release's test) keeps the build folder's stamp.
 std::vector<std::pair<std::string, std::string>> trusted_files(const std::string& rubric_path) {
-  std::vector<std::string> paths = {std::filesystem::read_symlink("/proc/self/exe").string(), rubric_path, "labs.txt",
+  const std::filesystem::path grader = std::filesystem::read_symlink("/proc/self/exe");
+  const std::string from_here = std::filesystem::proximate(grader).string();
+  std::vector<std::string> paths = {from_here.rfind("..", 0) == 0 ? grader.string() : from_here, rubric_path, "labs.txt",
                                     "Makefile", "cpu/cpu.mk", "scripts/list-rules"};
   std::error_code ec;
-  for (const auto& entry : std::filesystem::directory_iterator("mk", ec)) paths.push_back(entry.path().string());
+  std::vector<std::string> makefiles;  // sorted: a copy of the checkout may list its folder in another order
+  for (const auto& entry : std::filesystem::directory_iterator("mk", ec)) makefiles.push_back(entry.path().string());
+  std::sort(makefiles.begin(), makefiles.end());
+  paths.insert(paths.end(), makefiles.begin(), makefiles.end());
   std::vector<std::pair<std::string, std::string>> files;
   for (const std::string& path : paths) files.push_back({path, grade::fingerprint(path)});
   return files;
