@@ -16,6 +16,7 @@
 #include "common/subprocess.h"
 #include "common/targets.h"
 #include "grading/rubric.h"
+#include "grading/targets.h"
 #include "tests/lab_programs.h"
 
 namespace {
@@ -35,6 +36,24 @@ std::string parse_error(const std::string& text) {
   std::string error;
   CHECK_FALSE(lab::parse_targets(text, "targets.txt", &targets, &error));
   return error;
+}
+
+// The rubric's graded parts, by their section.
+const grade::LabRubric& rubric_part(const grade::Rubric& rubric, const std::string& id) {
+  for (const grade::LabRubric& l : rubric.labs) {
+    if (l.step.id == id) return l;
+  }
+  FAIL("no part " << id << " in the rubric");
+  return rubric.labs.front();
+}
+
+grade::Rubric read_rubric() {
+  std::vector<lab::LabEntry> labs;
+  grade::Rubric rubric;
+  std::string error;
+  REQUIRE_MESSAGE(lab::read_labs("labs.txt", &labs, &error), error);
+  REQUIRE_MESSAGE(grade::read_rubric("grading/rubric.txt", labs, &rubric, &error), error);
+  return rubric;
 }
 
 // The grader on lab 01 with ARGS added, in a report folder of its own.
@@ -106,12 +125,47 @@ TEST_CASE("a shape's text is the rubric's") {
   }
 }
 
-TEST_CASE("the committed targets file parses, and each target is a part of the rubric at its performance shape") {
-  std::vector<lab::LabEntry> labs;
-  grade::Rubric rubric;
+TEST_CASE("make bench's record: a line per part on this GPU, in place of its older one, the other GPUs' kept") {
+  const grade::Rubric rubric = read_rubric();
+  grade::Context ctx;
+  ctx.rubric = &rubric;
+  ctx.device = kH100;
+  ctx.targets_path = fs::temp_directory_path() / ("recorded-" + std::to_string(getpid()) + ".txt");
+  const lab::Target other = target("NVIDIA A100-SXM4-80GB", "01_matmul_naive", "4096x4096x4096", 0.2);
+  std::ofstream(ctx.targets_path) << lab::format_targets("# old\n", {other, target(kH100, "01_matmul_naive", "4096x4096x4096", 0.5)});
+  grade::Ceiling cublas;
+  cublas.name = "cuBLAS SGEMM (fp32)";
+  cublas.ms = 2.660;
+  const std::string said = grade::record_target(ctx, rubric_part(rubric, "01_matmul_naive"), cublas, 23.462);
+  CHECK(contains(said, "recorded in " + ctx.targets_path + ": on NVIDIA H100 80GB HBM3 the solution reached 11.3% of the speed of "
+                       "cuBLAS SGEMM (fp32) (23.462 ms against 2.660 ms in this run)"));
+  grade::record_target(ctx, rubric_part(rubric, "03_matmul_register.1d"), cublas, 8.612);
   std::string error;
-  REQUIRE_MESSAGE(lab::read_labs("labs.txt", &labs, &error), error);
-  REQUIRE_MESSAGE(grade::read_rubric("grading/rubric.txt", labs, &rubric, &error), error);
+  REQUIRE_MESSAGE(grade::load_targets(ctx.targets_path, &ctx.targets, &error), error);
+  CHECK(ctx.targets.size() == 3);
+  CHECK(lab::find_target(ctx.targets, "NVIDIA A100-SXM4-80GB", "01_matmul_naive", "4096x4096x4096")->share == doctest::Approx(0.2));
+  const lab::Target* recorded = lab::find_target(ctx.targets, kH100, "01_matmul_naive", "4096x4096x4096");
+  REQUIRE(recorded != nullptr);
+  CHECK(recorded->share == doctest::Approx(2.660 / 23.462).epsilon(1e-3));
+  CHECK(recorded->source == "make bench");
+  CHECK(recorded->date.size() == 10);
+  CHECK(lab_test::read_file(ctx.targets_path).rfind("# The performance targets", 0) == 0);
+
+  // What the grader then finds for each part on this GPU, and why not.
+  std::string why;
+  CHECK(grade::recorded_target(ctx, rubric_part(rubric, "03_matmul_register.1d"), &why)->share == doctest::Approx(2.660 / 8.612).epsilon(1e-3));
+  CHECK(grade::recorded_target(ctx, rubric_part(rubric, "04_transpose"), &why) == nullptr);
+  CHECK(contains(why, "has no target for 04_transpose at 8192x4096 on NVIDIA H100 80GB HBM3; make bench on this GPU"));
+  ctx.device = "NVIDIA GeForce RTX 4090";
+  CHECK(grade::recorded_target(ctx, rubric_part(rubric, "01_matmul_naive"), &why) == nullptr);
+  CHECK(contains(why, "no target for 01_matmul_naive at 4096x4096x4096 on NVIDIA GeForce RTX 4090 (it has: "
+                      "NVIDIA A100-SXM4-80GB at 4096x4096x4096, NVIDIA H100 80GB HBM3 at 4096x4096x4096)"));
+  fs::remove(ctx.targets_path);
+}
+
+TEST_CASE("the committed targets file parses, and each target is a part of the rubric at its performance shape") {
+  const grade::Rubric rubric = read_rubric();
+  std::string error;
   std::vector<lab::Target> targets;
   REQUIRE_MESSAGE(lab::parse_targets(lab_test::read_file("grading/targets.txt"), "grading/targets.txt", &targets, &error), error);
   CHECK(!targets.empty());
