@@ -20,7 +20,7 @@ include mk/tests.mk
 include mk/gradescope.mk
 include mk/similarity.mk
 
-.PHONY: all help run check grade grade-class similarity gradescope profile bench status test doctor clean
+.PHONY: all help run check grade grade-class similarity gradescope release profile bench status test doctor clean
 
 # make run and make profile build SRC with make's own rules, which need a plain folder name (make
 # grade takes any): $(1) the target, in the message.
@@ -143,6 +143,14 @@ gradescope:
 	@scripts/make-gradescope "$(or $(GRADESCOPE_OUT),$(BUILD)/gradescope)" "$(if $(LAB),$(call lab_name,$(LAB)))" "$(or $(RUBRIC),grading/rubric.txt)" \
 	  "$(or $(VISIBILITY),visible)" "$(or $(STDOUT_VISIBILITY),hidden)" "$(or $(TIMEOUT),540)"
 
+# The students' copy (scripts/make-release): labs/ made from the solutions, the documents without
+# what only this copy runs, no solutions/, checked for solution code; a git repository of one
+# commit. docs/instructor.md, "Handing out the labs".
+## the students' copy of the workbook, without solutions: make release OUT=dir
+release:
+	@[ -n "$(OUT)" ] || { echo "make release: say where, e.g. make release OUT=../workbook-students" >&2; exit 2; }
+	@scripts/make-release $(call shell_quote,$(OUT))
+
 # Every make grade and make check run adds its labs' results to the history of the folder it
 # graded (build/progress/<folder>-<hash>/history.tsv, grading/progress.h); this reads it.
 ## each lab's best and latest result, what still fails, the lab to do next (SRC=folder)
@@ -157,14 +165,17 @@ test: deps
 
 # Every lab's solution next to its ceiling, in one run on the GPU (harness/bench.cpp): a table,
 # and performance.md with its chart performance.svg in BENCH_OUT. LAB=01,05 some labs only,
-# ARGS="--reps 5" the bench's options (build/gpu/bin/bench --help). The bench's own exit status
+# ARGS="--reps 5" the bench's options (build/gpu/bin/bench --help). Then the grader grades the
+# solutions and records, for this GPU model, each one's share of its ceiling at the rubric's
+# performance shape into grading/targets.txt (grading/targets.h): the targets of a students' copy,
+# which has no solutions to time (its reports: BENCH_OUT/grade-all, or grade-NN). The worst exit status of the two
 # (0 all timed, 1 something wrong or not run, 2 could not run) is printed: make's is 2 for any.
 BENCH_OUT ?= $(BUILD)/bench
 # The stretch kernels the bench times beside the solutions (harness/bench.cpp names them too).
 BENCH_STRETCH := solutions/variants/coarsened/02_matmul_tiled
 $(foreach v,$(BENCH_STRETCH),$(if $(filter $(patsubst %/,%,$(dir $(v))),$(SRC_DIRS)),,\
   $(eval $(call lab_program_rules,$(notdir $(v)),$(patsubst %/,%,$(dir $(v))),gpu))))
-## on a GPU: every solution against cuBLAS, a copy and CUB; writes performance.md and .svg
+## on a GPU: every solution against cuBLAS, a copy and CUB; writes performance.md and .svg, and grading/targets.txt
 bench:
 	@[ "$(BACKEND)" = gpu ] || { echo "make bench needs a GPU: it times the solutions and cuBLAS on one, and this" \
 	  "machine has none (BACKEND=$(BACKEND)); the CPU backend's timings say nothing about a GPU." >&2; \
@@ -175,7 +186,13 @@ bench:
 	@$(BUILD)/gpu/bin/bench --programs $(BUILD)/gpu/bin/solutions --out "$(BENCH_OUT)" $(if $(LAB),--labs $(LAB)) $(ARGS) \
 	  --command 'make bench$(if $(LAB), LAB=$(LAB))$(if $(ARGS), ARGS="$(ARGS)")$(if $(filter-out $(BUILD)/bench,$(BENCH_OUT)), BENCH_OUT=$(BENCH_OUT))'; \
 	  status=$$?; \
-	  [ $$status -eq 0 ] || echo "(the bench exited with status $$status)"; exit $$status
+	  [ $$status -eq 0 ] || echo "(the bench exited with status $$status)"; \
+	  echo; echo "make bench: the solutions' shares of their ceilings at the rubric's performance shapes, into grading/targets.txt"; \
+	  $(MAKE) --no-print-directory -s $(GRADER) || exit 2; \
+	  for lab in $(or $(subst $(comma), ,$(LAB)),all); do \
+	    $(GRADER) --src solutions --backend gpu --record-targets --out "$(BENCH_OUT)/grade-$$lab" $$([ $$lab = all ] || echo --lab $$lab); \
+	    graded=$$?; [ $$graded -eq 0 ] || echo "(the grader exited with status $$graded)"; [ $$graded -le $$status ] || status=$$graded; \
+	  done; exit $$status
 
 ## what this machine has, and what works without the rest
 doctor:

@@ -1,11 +1,56 @@
 #include "device_info.h"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 
 #include "device_buffer.h"
 
 namespace lab {
+
+namespace {
+
+int attribute(cudaDeviceAttr attr) {
+  int value = 0;
+  CUDA_CHECK(cudaDeviceGetAttribute(&value, attr, 0));
+  return value;
+}
+
+}  // namespace
+
+// One fused multiply-add (2 flops) per FP32 lane per clock. Volta, Turing and the A100
+// (compute capability 7.x and 8.0) have 64 FP32 lanes per SM; every later GPU, and Pascal's 6.1
+// and 6.2, have 128.
+double fp32_peak_tflops() {
+  const int major = attribute(cudaDevAttrComputeCapabilityMajor), minor = attribute(cudaDevAttrComputeCapabilityMinor);
+  const int lanes = major == 7 || (major == 8 && minor == 0) || (major == 6 && minor == 0) ? 64 : 128;
+  const double clock_hz = attribute(cudaDevAttrClockRate) * 1e3;
+  return attribute(cudaDevAttrMultiProcessorCount) * lanes * 2.0 * clock_hz / 1e12;
+}
+
+// The best of five device-to-device copies of 256 MiB, larger than any L2.
+double copy_tbps() {
+  const size_t bytes = size_t(256) << 20;
+  DeviceBuffer<unsigned char> from(bytes), to(bytes);
+  CUDA_CHECK(cudaMemset(from.get(), 1, bytes));
+  cudaEvent_t start, stop;
+  CUDA_CHECK(cudaEventCreate(&start));
+  CUDA_CHECK(cudaEventCreate(&stop));
+  float best = INFINITY;
+  for (int i = 0; i < 5; ++i) {
+    CUDA_CHECK(cudaEventRecord(start));
+    CUDA_CHECK(cudaMemcpy(to.get(), from.get(), bytes, cudaMemcpyDeviceToDevice));
+    CUDA_CHECK(cudaEventRecord(stop));
+    CUDA_CHECK(cudaEventSynchronize(stop));
+    float ms = 0;
+    CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
+    best = std::min(best, ms);
+  }
+  CUDA_CHECK(cudaEventDestroy(start));
+  CUDA_CHECK(cudaEventDestroy(stop));
+  return 2.0 * double(bytes) / (best * 1e-3) / 1e12;
+}
 
 std::string format_bytes(double bytes) {
   const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};

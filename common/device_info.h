@@ -28,4 +28,9 @@ DeviceInfo open_device(const char* without_gpu = kUseCpuBackend);
 
 std::string format_bytes(double bytes);  // "1.5 GiB"
 
+// What bounds any time on the open device: its FP32 peak in TFLOP/s, and the rate of a
+// device-to-device copy in TB/s of traffic (read + write), measured.
+double fp32_peak_tflops();
+double copy_tbps();
+
 }  // namespace lab

@@ -77,6 +77,16 @@ std::string Case::describe() const {
   return text;
 }
 
+std::string Case::text() const {
+  std::string t;
+  switch (op) {
+    case Op::kMatmul: t = std::to_string(M) + "x" + std::to_string(N) + "x" + std::to_string(K); break;
+    case Op::kTranspose: t = std::to_string(rows) + "x" + std::to_string(cols); break;
+    case Op::kDot: t = std::to_string(n); break;
+  }
+  return offset != 0 ? t + "@" + std::to_string(offset) : t;
+}
+
 bool Case::empty() const {
   switch (op) {
     case Op::kMatmul: return M == 0 || N == 0 || K == 0;

@@ -33,6 +33,7 @@ struct Case {
   static bool from_dims(const std::string& op, const int64_t dims[3], Case* out);
 
   std::string describe() const;               // "M=17 N=31 K=13", "n=1025 offset=1"
+  std::string text() const;                   // as the rubric writes a shape: "17x31x13", "1025@1"
   std::vector<std::string> size_args() const;  // a lab program's arguments: {"--m", "17", ...}
   bool empty() const;                         // a size is 0: no arithmetic (K = 0 still has outputs)
   std::vector<std::string> input_names() const;  // {"A", "B"}

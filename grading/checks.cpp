@@ -19,6 +19,7 @@
 #include "grading/case_runs.h"
 #include "grading/isolation.h"
 #include "grading/submission.h"
+#include "grading/targets.h"
 #include "grading/utf8.h"
 #include "common/protocol.h"
 #include "common/text.h"
@@ -52,9 +53,9 @@ std::string object_of(const std::string& program, const LabRubric& lab) {
   return obj + "/" + lab.stem + ".o";
 }
 
-// One make of the checkout's Makefile, with this machine's cores; the paths it prints are its
-// last lines. A student's build runs inside the fences, OWN its folders (Sandbox::wrap_build).
-lab::RunResult run_make(const Context& ctx, const std::vector<std::string>& args, const std::vector<std::string>* own = nullptr) {
+}  // namespace
+
+lab::RunResult run_make(const Context& ctx, const std::vector<std::string>& args, const std::vector<std::string>* own) {
   std::vector<std::string> argv = {"make", "--no-print-directory", "-s", "-j" + std::to_string(std::max(1L, sysconf(_SC_NPROCESSORS_ONLN))),
                                    "BUILD=" + ctx.build_dir};
   argv.insert(argv.end(), args.begin(), args.end());
@@ -64,6 +65,8 @@ lab::RunResult run_make(const Context& ctx, const std::vector<std::string>& args
   if (r.timed_out || r.signal != 0 || r.spawn_failed) r.output += "\n(make " + r.describe() + ")\n";
   return r;
 }
+
+namespace {
 
 std::vector<std::string> last_lines(const std::string& output, size_t n) {
   std::vector<std::string> lines;
@@ -738,16 +741,18 @@ CheckResult check_safety(const Context& ctx, const LabRubric& lab, const LabProg
 
 namespace {
 
-// The solution's timed run of the performance shape. It runs before the student's: no student
-// code has run against its folder. It also measures what bounds any time on this GPU (the FP32
-// peak, a copy's rate).
-struct SolutionTime {
-  Cases cases;
-  Pass pass;
-  CaseVerdict verdict;
+// What the student's median time is held to: TARGET full marks at the rubric's share of its
+// speed. The solution's median in this run; or, where there is no solution, the ceiling's in
+// this run over the share of it the solution reached on this GPU model (grading/targets.h).
+struct Reference {
+  Cases cases;                 // the performance shape and its inputs: the student's run copies them
+  Limits limits;               // of the student's timed pass
   lab::DotReference base_dot;  // the dot product's reference, which checks each timed call
-  double ms = 0;               // its median; 0 when it did not run here, with why
+  lab::CaseResult bounds;      // what bounds any time on this GPU: the FP32 peak, a copy's rate
+  double ms = 0;               // the target; 0 when there is none here, with why
   std::string why;
+  std::string whose;           // "the solution's", "the target's", in the report
+  std::vector<std::string> basis;  // how the target was set, said first
 };
 
 // A timed pass of PROGRAM, alone: labs graded at once prepare their inputs and check their
@@ -756,18 +761,59 @@ Pass timed_pass(const Context& ctx, const Program& program, const Cases& cases, 
   return serve_pass(ctx, program, cases, {0}, {}, limits, true);
 }
 
-SolutionTime time_solution(const Context& ctx, const LabRubric& lab, const Program& solution) {
-  SolutionTime t;
-  t.cases = write_cases(ctx, "performance-solution", {lab.performance_shape}, true);
-  t.pass = timed_pass(ctx, solution, t.cases, fixed_limits(ctx, 1));
-  t.verdict = evaluate(ctx, t.cases, 0, &t.pass);
+// The performance shape's cases, and the dot product's reference of their inputs.
+Reference performance_cases(const Context& ctx, const LabRubric& lab, const std::string& name) {
+  Reference ref;
+  ref.cases = write_cases(ctx, name, {lab.performance_shape}, true);
   if (lab.performance_shape.op == lab::Op::kDot) {
-    const std::vector<std::vector<float>>& in = t.cases.inputs[0];
-    t.base_dot = lab::dot_reference(in[0].data(), in[1].data(), lab.performance_shape.n);
+    const std::vector<std::vector<float>>& in = ref.cases.inputs[0];
+    ref.base_dot = lab::dot_reference(in[0].data(), in[1].data(), lab.performance_shape.n);
   }
-  t.ms = t.verdict.pass ? checked_median(t.cases, t.verdict, &t.base_dot, &t.why) : 0;
-  if (!t.verdict.pass) t.why = t.verdict.describe(lab.performance_shape);
-  return t;
+  return ref;
+}
+
+// The solution's timed run of the performance shape. It runs before the student's: no student
+// code has run against its folder. It also measures what bounds any time on this GPU (the FP32
+// peak, a copy's rate).
+Reference time_solution(const Context& ctx, const LabRubric& lab, const Program& solution) {
+  Reference ref = performance_cases(ctx, lab, "performance-solution");
+  const Pass pass = timed_pass(ctx, solution, ref.cases, fixed_limits(ctx, 1));
+  const CaseVerdict verdict = evaluate(ctx, ref.cases, 0, &pass);
+  ref.limits = limits_from(ctx, pass.seconds);
+  ref.bounds = verdict.result;
+  ref.whose = "the solution's";
+  ref.basis.push_back("target: the solution's time, measured in this run");
+  ref.ms = verdict.pass ? checked_median(ref.cases, verdict, &ref.base_dot, &ref.why) : 0;
+  if (!verdict.pass) ref.why = verdict.describe(lab.performance_shape);
+  if (ref.ms <= 0) ref.why = "the solution did not run here (" + ref.why + ")";
+  return ref;
+}
+
+// Without a solution: the ceiling measured now, over the solution's recorded share of it.
+Reference target_from_ceiling(const Context& ctx, const LabRubric& lab, const Program& ceilings) {
+  Reference ref;
+  const lab::Target* target = recorded_target(ctx, lab, &ref.why);
+  if (target == nullptr) return ref;
+  const Ceiling ceiling = measure_ceiling(ctx, ceilings, lab.performance_shape);
+  if (!ceiling.why.empty()) {
+    ref.why = "the ceiling did not run here (" + ceiling.why + ")";
+    return ref;
+  }
+  if (ceiling.name != target->ceiling) {
+    ref.why = ctx.targets_path + " has the solution's share of " + target->ceiling + ", but the ceiling measured here is " +
+              ceiling.name + ": make bench again";
+    return ref;
+  }
+  ref = performance_cases(ctx, lab, "performance-target");
+  ref.limits = fixed_limits(ctx, 1);
+  ref.bounds.peak_tflops = ceiling.peak_tflops;
+  ref.bounds.copy_tbps = ceiling.copy_tbps;
+  ref.ms = ceiling.ms / target->share;
+  ref.whose = "the target's";
+  ref.basis.push_back("target: no solution here; " + ceiling.name + fmt(" took %.3f ms in this run, and on this GPU model the ", ceiling.ms) +
+                      fmt("solution reached %.1f%% of its speed", 100 * target->share) + " (" + ctx.targets_path + ", " +
+                      target->date + ", commit " + target->commit + fmt("): %.3f ms", ref.ms));
+  return ref;
 }
 
 // The least time this GPU needs for SHAPE: its FLOPs at the FP32 peak, or its least traffic at a
@@ -776,13 +822,13 @@ double fastest_ms(const lab::Case& shape, const lab::CaseResult& measured) {
   return 1e3 * std::max(shape.flops() / (measured.peak_tflops * 1.05e12), shape.min_bytes() / (measured.copy_tbps * 1.25e12));
 }
 
-// The student's median time against the solution's; C's points by the share of its speed.
-void time_against_solution(const Context& ctx, const LabRubric& lab, const Program& program, const SolutionTime& ref,
-                           CheckResult* c) {
+// The student's median time against the target; C's points by the share of its speed.
+void time_against(const Context& ctx, const LabRubric& lab, const Program& program, const Reference& ref, CheckResult* c) {
   const Cases cases = copy_cases(ctx, ref.cases, "performance");
-  const Pass pass = timed_pass(ctx, program, cases, limits_from(ctx, ref.pass.seconds));
+  const Pass pass = timed_pass(ctx, program, cases, ref.limits);
   const CaseVerdict v = evaluate(ctx, cases, 0, &pass);
   c->status = Status::kFail;
+  c->details = ref.basis;
   if (!v.pass) {
     c->details.push_back("the timed run's result is wrong: " + v.describe(lab.performance_shape));
     return;
@@ -794,19 +840,26 @@ void time_against_solution(const Context& ctx, const LabRubric& lab, const Progr
     return;
   }
   // No kernel beats the hardware.
-  const lab::CaseResult& gpu = ref.verdict.result;
-  if (const double fastest = fastest_ms(lab.performance_shape, gpu); ms < fastest) {
+  if (const double fastest = fastest_ms(lab.performance_shape, ref.bounds); ms < fastest) {
     c->details.push_back(fmt("%.3f ms is faster than this GPU can do the work (at least %.3f ms at its FP32 peak of %.1f TFLOP/s",
-                             ms, fastest, gpu.peak_tflops) +
-                         fmt(" and a copy rate of %.2f TB/s): the timed calls did not do it, so no points", gpu.copy_tbps));
+                             ms, fastest, ref.bounds.peak_tflops) +
+                         fmt(" and a copy rate of %.2f TB/s): the timed calls did not do it, so no points", ref.bounds.copy_tbps));
     return;
   }
   const double share = ref.ms / ms;
   c->points = c->max_points * std::min(1.0, share / lab.full_at);
   c->status = share >= lab.full_at ? Status::kPass : Status::kFail;
-  c->details.push_back(fmt("your launcher %.3f ms, the solution's %.3f ms (medians of %.0f calls, each checked): ", ms, ref.ms,
+  c->details.push_back(fmt("your launcher %.3f ms, ", ms) + ref.whose + fmt(" %.3f ms (medians of %.0f calls, each checked): ", ref.ms,
                            lab::kTimedRuns) +
                        fmt("%.0f%% of its speed, full marks from %.0f%%", 100 * share, 100 * lab.full_at));
+}
+
+// make bench's record (--record-targets): the ceiling beside the solution just timed.
+void record_share(const Context& ctx, const LabRubric& lab, const LabPrograms& programs, const Reference& solution,
+                  CheckResult* c) {
+  const Ceiling ceiling = measure_ceiling(ctx, programs.ceilings, lab.performance_shape);
+  c->details.push_back(ceiling.why.empty() ? record_target(ctx, lab, ceiling, solution.ms)
+                                           : "not recorded: the ceiling did not run here (" + ceiling.why + ")");
 }
 
 }  // namespace
@@ -816,13 +869,17 @@ CheckResult check_performance(const Context& ctx, const LabRubric& lab, const La
   CheckResult c("performance", Status::kWaived, 0);
   if (ctx.backend != "gpu") {
     c.details.push_back("waived on the CPU backend: its times say nothing about a GPU");
-  } else if (programs.solution.path.empty()) {
-    c.details.push_back("waived: no solution here to compare with");
-  } else if (const SolutionTime ref = time_solution(ctx, lab, programs.solution); ref.ms <= 0) {
-    c.details.push_back("waived: the solution did not run here (" + ref.why + ")");
   } else {
-    c.max_points = lab.points_performance;
-    time_against_solution(ctx, lab, programs.main, ref, &c);
+    // Without a solution, grade_labs (grading/grade.cpp) has built the ceilings' program.
+    const Reference ref = programs.solution.path.empty() ? target_from_ceiling(ctx, lab, programs.ceilings)
+                                                         : time_solution(ctx, lab, programs.solution);
+    if (ref.ms <= 0) {
+      c.details.push_back("waived: " + ref.why);
+    } else {
+      c.max_points = lab.points_performance;
+      time_against(ctx, lab, programs.main, ref, &c);
+      if (ctx.record_targets && !programs.solution.path.empty()) record_share(ctx, lab, programs, ref, &c);
+    }
   }
   c.seconds = seconds_since(start);
   return c;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "common/subprocess.h"
+#include "common/targets.h"
 #include "grading/rubric.h"
 #include "grading/sandbox.h"
 
@@ -48,6 +49,12 @@ struct Context {
   Sandbox sandbox;         // the fences around each student process
   std::vector<std::string> include_roots;  // where a student build may read headers (submission.h)
   std::set<std::string> cxx_exports;       // what the shared C++ library exports (submission.h)
+  std::string device;                      // the GPU's name, as nvidia-smi gives it; "" without one
+  // The performance targets without solutions (grading/targets.h): the file, what it holds, and
+  // whether this run records the solutions' shares into it (make bench).
+  std::string targets_path = "grading/targets.txt";
+  std::vector<lab::Target> targets;
+  bool record_targets = false;
 };
 
 // The programs of one lab, built before any student code runs, with their fingerprints.
@@ -66,6 +73,8 @@ struct LabPrograms {
   Program count;               // CPU backend: the build that counts memory accesses (technique;
                                // not built for a lab whose technique is none)
   Program solution;            // the solution's program (time limits; performance); may be empty
+  Program ceilings;            // GPU, without a solution or when recording: the ceilings' program
+                               // (grading/targets.h); may be empty
 };
 
 // Builds what the labs' builds share, for all of LABS at once (the programs' parts in every
@@ -81,6 +90,11 @@ CheckResult check_safety(const Context& ctx, const LabRubric& lab, const LabProg
 // In grading/technique.cpp.
 CheckResult check_technique(const Context& ctx, const LabRubric& lab, const LabPrograms& programs);
 CheckResult check_performance(const Context& ctx, const LabRubric& lab, const LabPrograms& programs);
+
+// One make of the checkout's Makefile into the build folder, with this machine's cores; the
+// paths it prints are its last lines. A student's build runs inside the fences, OWN its folders
+// (Sandbox::wrap_build).
+lab::RunResult run_make(const Context& ctx, const std::vector<std::string>& args, const std::vector<std::string>* own = nullptr);
 
 // A check worth its points only when it passes; a waived one is worth nothing either way.
 CheckResult all_or_nothing(CheckResult c, std::chrono::steady_clock::time_point start);

@@ -4,7 +4,7 @@
 // here from what it wrote back (grading/isolation.h, docs/instructor.md).
 //
 //   grade [--src DIR] [--lab NN] [--backend gpu|cpu] [--seed N] [--rubric FILE] [--out DIR] [--strict]
-//         [--build-dir DIR] [--quick] [--jobs N]
+//         [--build-dir DIR] [--quick] [--jobs N] [--targets FILE] [--record-targets]
 //
 // Exit status: 0 when grading ran to the end, whatever the score; 1 with --strict when the
 // score is below full marks; 2 when the grader itself could not run.
@@ -37,6 +37,7 @@
 #include "grading/report.h"
 #include "grading/rubric.h"
 #include "grading/submission.h"
+#include "grading/targets.h"
 
 namespace {
 
@@ -84,13 +85,15 @@ std::string gpu_name() {
 // The grader's own files, fingerprinted before any student code runs: its program, the rubric,
 // the table of labs and every makefile the builds read. Where namespaces are missing (Sandbox), a
 // student program could replace them for the next run: checked at the end.
+// The grader is named by its path from the checkout when it lies inside it (build/host/grade), so
+// that a copy of the checkout with its builds (make release's test) keeps the build folder's stamp.
 std::vector<std::pair<std::string, std::string>> trusted_files(const std::string& rubric_path) {
-  std::vector<std::string> paths = {std::filesystem::read_symlink("/proc/self/exe").string(), rubric_path, "labs.txt",
+  const std::filesystem::path grader = std::filesystem::read_symlink("/proc/self/exe");
+  const std::string from_here = std::filesystem::proximate(grader).string();
+  std::vector<std::string> paths = {from_here.rfind("..", 0) == 0 ? grader.string() : from_here, rubric_path, "labs.txt",
                                     "Makefile", "cpusim/cpusim.mk", "scripts/list-rules"};
   std::error_code ec;
-  // In name order: the build folder's stamp is made of these, and a folder's listing order
-  // differs between copies of the same files.
-  std::vector<std::string> makefiles;
+  std::vector<std::string> makefiles;  // sorted: a copy of the checkout may list its folder in another order
   for (const auto& entry : std::filesystem::directory_iterator("mk", ec)) makefiles.push_back(entry.path().string());
   std::sort(makefiles.begin(), makefiles.end());
   paths.insert(paths.end(), makefiles.begin(), makefiles.end());
@@ -261,6 +264,14 @@ std::vector<grade::LabResult> grade_labs(const grade::Context& ctx, const std::v
       }
       gradings.push_back(LabGrading{l, programs[i], builds[i], LabLog(jobs == 1), {}, {}});
     }
+    // The ceilings' program, where a performance target comes from a ceiling (grading/targets.h):
+    // a lab without its solution here, or make bench's record of the solutions' shares.
+    const bool without_solution = std::any_of(gradings.begin(), gradings.end(),
+                                              [](const LabGrading& g) { return g.programs.solution.path.empty(); });
+    if (ctx.backend == "gpu" && !ctx.quick && (without_solution || ctx.record_targets)) {
+      const grade::Program ceilings = grade::build_ceilings(ctx);
+      for (LabGrading& g : gradings) g.programs.ceilings = ceilings;
+    }
   }
   if (jobs == 1) {
     for (LabGrading& g : gradings) {
@@ -292,8 +303,9 @@ std::vector<grade::LabResult> grade_labs(const grade::Context& ctx, const std::v
 // What the command line asks for (the usage above).
 struct Options {
   std::string src = "labs", lab_filter, backend, rubric_path = "grading/rubric.txt", out, build_dir;
+  std::string targets_path = "grading/targets.txt";
   int64_t seed = -1, jobs = -1;
-  bool strict = false, no_namespaces = false, quick = false;
+  bool strict = false, no_namespaces = false, quick = false, record_targets = false;
 };
 
 Options parse_options(int argc, char** argv) {
@@ -313,6 +325,10 @@ Options parse_options(int argc, char** argv) {
   cli.add_string("build-dir", &o.build_dir, "the build folder, kept between runs (default build/grade-build): the lab\n"
                                             "programs' parts and the solutions' programs are built once, an unchanged\n"
                                             "student file is not compiled again, and a new grader or makefile empties it");
+  cli.add_string("targets", &o.targets_path, "the performance targets where there is no solution to time: per GPU model,\n"
+                                            "the solution's share of its ceiling's speed (grading/targets.h)");
+  cli.add_flag("record-targets", &o.record_targets, "on a GPU, with the solutions: measure each ceiling beside the solution's\n"
+                                                    "time and write its share into the targets file (make bench)");
   cli.add_flag("strict", &o.strict, "exit 1 when the score is below full marks");
   cli.add_flag("quick", &o.quick, "build, correctness and safety only (make check): the checks to run after each edit;\n"
                                   "its score counts those checks' points only");
@@ -405,13 +421,22 @@ grade::Sandbox sandbox_for(const grade::Context& ctx, bool namespaces) {
   }
 }
 
-grade::Context make_context(const Options& o, const std::string& backend, const grade::Rubric& rubric) {
+grade::Context make_context(const Options& o, const std::string& backend, const std::string& device,
+                            const grade::Rubric& rubric) {
   grade::Context ctx;
   ctx.backend = backend;
+  ctx.device = device;
+  ctx.targets_path = o.targets_path;
+  ctx.record_targets = o.record_targets;
+  std::string error;
+  if (!grade::load_targets(o.targets_path, &ctx.targets, &error)) cannot_run(error);
   ctx.src = o.src;
   ctx.seed = o.seed >= 0 ? uint64_t(o.seed) : std::random_device{}() % 1000000000;
   ctx.rubric = &rubric;
   ctx.have_solutions = is_dir("solutions");
+  if (o.record_targets && (backend != "gpu" || !ctx.have_solutions || o.quick)) {
+    cannot_run("--record-targets times the solutions on a GPU: it needs solutions/, BACKEND=gpu and a full grading run");
+  }
   ctx.have_compute_sanitizer = have_command("compute-sanitizer");
   ctx.have_ncu = have_command("ncu");
   ctx.quick = o.quick;
@@ -523,7 +548,7 @@ int main(int argc, char** argv) {
   require_tools(backend);
   const std::vector<const grade::LabRubric*> labs = labs_to_grade(rubric, o);
 
-  const grade::Context ctx = make_context(o, backend, rubric);
+  const grade::Context ctx = make_context(o, backend, device, rubric);
   lab::run_command({"mkdir", "-p", out_dir});
   print_run_header(ctx, device);
   const std::vector<grade::LabResult> results =

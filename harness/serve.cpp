@@ -9,6 +9,7 @@
 
 #include "common/compare.h"
 #include "common/device_buffer.h"
+#include "common/device_info.h"
 #include "common/exit_codes.h"
 #include "common/fill.h"
 #include "harness/device_case.h"
@@ -28,46 +29,6 @@ bool write_text(const std::string& path, const std::string& text) {
   return out && std::rename(tmp.c_str(), path.c_str()) == 0;
 }
 
-int attribute(cudaDeviceAttr attr) {
-  int value = 0;
-  CUDA_CHECK(cudaDeviceGetAttribute(&value, attr, 0));
-  return value;
-}
-
-// The FP32 peak: one fused multiply-add (2 flops) per FP32 lane per clock. Volta, Turing and
-// the A100 (compute capability 7.x and 8.0) have 64 FP32 lanes per SM; every later GPU, and
-// Pascal's 6.1 and 6.2, have 128.
-double fp32_peak_tflops() {
-  const int major = attribute(cudaDevAttrComputeCapabilityMajor), minor = attribute(cudaDevAttrComputeCapabilityMinor);
-  const int lanes = major == 7 || (major == 8 && minor == 0) || (major == 6 && minor == 0) ? 64 : 128;
-  const double clock_hz = attribute(cudaDevAttrClockRate) * 1e3;
-  return attribute(cudaDevAttrMultiProcessorCount) * lanes * 2.0 * clock_hz / 1e12;
-}
-
-// The best of five device-to-device copies of 256 MiB, larger than any L2, in TB/s of
-// traffic (read + write).
-double copy_tbps() {
-  const size_t bytes = size_t(256) << 20;
-  DeviceBuffer<unsigned char> from(bytes), to(bytes);
-  CUDA_CHECK(cudaMemset(from.get(), 1, bytes));
-  cudaEvent_t start, stop;
-  CUDA_CHECK(cudaEventCreate(&start));
-  CUDA_CHECK(cudaEventCreate(&stop));
-  float best = INFINITY;
-  for (int i = 0; i < 5; ++i) {
-    CUDA_CHECK(cudaEventRecord(start));
-    CUDA_CHECK(cudaMemcpy(to.get(), from.get(), bytes, cudaMemcpyDeviceToDevice));
-    CUDA_CHECK(cudaEventRecord(stop));
-    CUDA_CHECK(cudaEventSynchronize(stop));
-    float ms = 0;
-    CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
-    best = std::min(best, ms);
-  }
-  CUDA_CHECK(cudaEventDestroy(start));
-  CUDA_CHECK(cudaEventDestroy(stop));
-  return 2.0 * double(bytes) / (best * 1e-3) / 1e12;
-}
-
 // The timed calls of a case (common/rep_check.h): warm-up calls, then the timed ones, each
 // on inputs changed by a seed drawn just before it and on a poisoned output, with the L2
 // flushed, timed from the launcher's call to the end of the work it started (wall clock: the
@@ -78,8 +39,9 @@ DeviceCase::Outcome timed_calls(DeviceCase& run, const Launcher& launcher, const
   using Clock = std::chrono::steady_clock;
   std::random_device os;  // seeds the program cannot know before they are drawn
   auto draw = [&] { return (uint64_t(os()) << 32) ^ os(); };
-  const size_t l2 = size_t(attribute(cudaDevAttrL2CacheSize));
-  DeviceBuffer<unsigned char> flush(std::max<size_t>(2 * l2, 1 << 20));
+  int l2 = 0;
+  CUDA_CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, 0));
+  DeviceBuffer<unsigned char> flush(std::max<size_t>(2 * size_t(l2), 1 << 20));
   // One host copy of the output for every call, page-locked: the timed pass holds the GPU from
   // start to end, and a fresh vector per call (a 64 MiB output zeroed, faulted in and copied
   // through a staging buffer, 23 times) made it 2 to 4 s longer on the H100 box.

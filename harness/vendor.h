@@ -41,6 +41,10 @@ Measured time_cublas(const Case& c, const Inputs& inputs, int reps);
 // cub::DeviceReduce::TransformReduce of a[i]·b[i]: lab 05 in a library (c is a dot product).
 Measured time_cub_dot(const Case& c, const Inputs& inputs, int reps);
 
+// The ceiling a lab's kernel is compared with: cuBLAS SGEMM for a matrix product, the copy for
+// the memory-bound problems.
+Measured time_ceiling(const Case& c, int reps);
+
 // cudaMemcpyAsync device to device of c.min_bytes() / 2 bytes: reading and writing them moves
 // as many bytes as a memory-bound lab must, so c.rate() of its time is the copy's bandwidth.
 Measured time_copy(const Case& c, int reps);

@@ -44,6 +44,8 @@ $(BUILD)/test/grading/test_technique $(BUILD)/test/grading/test_sandbox $(BUILD)
 $(BUILD)/test/grading/test_utf8 $(BUILD)/test/grading/test_grade: $(BUILD)/host/grading/utf8.o
 $(BUILD)/test/grading/test_turns: $(BUILD)/host/grading/turns.o
 $(BUILD)/test/grading/test_grade: $(BUILD)/host/grading/progress.o $(BUILD)/host/grading/report.o
+# The targets' tests record and look up targets with the grader's code, and run the grader.
+$(BUILD)/test/grading/test_targets: $(filter-out %/grade.o,$(GRADER_OBJS)) $(GRADER)
 # make status's tests read and write histories, and run make status and the grader in a copy.
 $(BUILD)/test/grading/test_status: $(patsubst %,$(BUILD)/host/grading/%.o,progress report utf8) $(STATUS) $(GRADER)
 # make grade-class's tests grade a class made of a solution, a skeleton and a corpus entry;

@@ -22,74 +22,14 @@
 
 #include "common/subprocess.h"
 #include "common/text.h"
+#include "tests/docs/doc_commands.h"
 #include "tests/lab_programs.h"
 
 namespace {
 
 namespace fs = std::filesystem;
-
-struct DocCommand {
-  std::string where;  // "labs/04_transpose/README.md:158"
-  std::string line;   // as typed, its comment included
-};
-
-// The documents a reader follows: the README, the guides, the CPU backend's (cpusim/README.md)
-// and every lab's README. Their Simplified Chinese twins are left out (docs/*.zh-CN.md here; a
-// lab's README.zh-CN.md is not its README.md): test_doc_parity checks that each twin has its
-// English document's code blocks and commands byte for byte, so running them too would only run
-// the same commands twice, minutes more.
-std::vector<std::string> documents() {
-  std::vector<std::string> docs = {"README.md", "cpusim/README.md"};
-  std::vector<std::string> more;
-  for (const auto& e : fs::directory_iterator("docs")) {
-    const std::string name = e.path().filename().string();
-    const bool chinese = name.size() > 9 && name.substr(name.size() - 9) == ".zh-CN.md";
-    if (e.path().extension() == ".md" && !chinese) more.push_back(e.path().string());
-  }
-  for (const auto& e : fs::directory_iterator("labs")) {
-    if (fs::exists(e.path() / "README.md")) more.push_back((e.path() / "README.md").string());
-  }
-  std::sort(more.begin(), more.end());
-  docs.insert(docs.end(), more.begin(), more.end());
-  return docs;
-}
-
-// A line that would be typed at a shell: what the untagged blocks must not hold.
-bool looks_typed(const std::string& line) {
-  static const std::regex typed(R"(^(\$ )?([A-Z_]+=\S* )*(make|cpusim/cpucc|nvcc|ncu|compute-sanitizer|\./\S+)( |$))");
-  return std::regex_search(line, typed);
-}
-
-// The commands of the documents, in order; a block that shows commands without saying so (no
-// `sh` or `console` tag) is reported in *untagged, since this test would not see its commands.
-std::vector<DocCommand> doc_commands(std::vector<std::string>* untagged) {
-  std::vector<DocCommand> commands;
-  for (const std::string& doc : documents()) {
-    std::ifstream in(doc);
-    std::string tag;
-    bool in_block = false;
-    int n = 0;
-    for (std::string line; std::getline(in, line);) {
-      ++n;
-      const std::string where = doc + ":" + std::to_string(n);
-      const std::string body = text::trim(line);  // a block inside a list item is indented
-      if (body.rfind("```", 0) == 0) {
-        in_block = !in_block;
-        tag = in_block ? text::trim(body.substr(3)) : "";
-        continue;
-      }
-      if (!in_block) continue;
-      if (tag == "sh" && !body.empty() && body[0] != '#') {
-        commands.push_back({where, body});
-      } else if (tag == "console" && body.rfind("$ ", 0) == 0) {
-        commands.push_back({where, body.substr(2)});
-      } else if (tag.empty() && looks_typed(line)) {
-        untagged->push_back(where + ": " + line);
-      }
-    }
-  }
-  return commands;
-}
+using doc_test::DocCommand;
+using doc_test::doc_commands;
 
 bool builds_student_labs(const std::string& line) {
   return line.find("make ") != std::string::npos && !text::contains(line, "SRC=") && !text::contains(line, "VARIANT=");
