@@ -330,11 +330,17 @@ int worker_count(const Class& c, size_t students) {
   return int(std::clamp<int64_t>(workers, 1, std::max<int64_t>(1, int64_t(students))));
 }
 
-// The labs graded: the table's, or the one --lab names.
-std::vector<lab::LabEntry> class_labs(const Options& o) {
+// The labs of the table, labs.txt.
+std::vector<lab::LabEntry> table_labs() {
   std::vector<lab::LabEntry> labs;
   std::string error;
   if (!lab::read_labs("labs.txt", &labs, &error)) cannot_run(error);
+  return labs;
+}
+
+// The labs graded: the table's, or the one --lab names.
+std::vector<lab::LabEntry> class_labs(const Options& o) {
+  const std::vector<lab::LabEntry> labs = table_labs();
   if (o.lab.empty()) return labs;
   const lab::LabEntry* l = lab::find_lab(labs, o.lab);
   if (l == nullptr) cannot_run("no lab '" + o.lab + "' in labs.txt");
@@ -356,7 +362,8 @@ Class make_class(const Options& o) {
   if (access(c.grader.c_str(), X_OK) != 0) cannot_run("no grader at " + c.grader + " (make build/host/grade)");
   const std::string rubric = read_text(o.rubric);
   if (rubric.empty()) cannot_run("cannot read the rubric " + o.rubric);
-  if (!grade::read_rubric(o.rubric, all_labs, &c.rubric, &error)) cannot_run(error);
+  std::string error;
+  if (!grade::read_rubric(o.rubric, table_labs(), &c.rubric, &error)) cannot_run(error);
   for (const lab::LabEntry& l : c.labs) {
     const auto section = std::find_if(c.rubric.labs.begin(), c.rubric.labs.end(), [&](const grade::LabRubric& r) { return r.folder == l.folder; });
     c.deadlines.due.push_back(section == c.rubric.labs.end() ? -1 : section->due);
