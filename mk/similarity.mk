@@ -5,7 +5,7 @@
 # it (CI's .ci/run does), and without it the test says it skipped the report's cases.
 ifeq ($(GRADE_CLASS_MISSING),)
 $(BUILD)/test/grading/test_similarity: TEST_LIBS := -larchive
-$(BUILD)/test/grading/test_similarity: $(GRADE_CLASS) $(CLASS_OBJS) $(BUILD)/host/grading/report.o $(BUILD)/host/grading/utf8.o
+$(BUILD)/test/grading/test_similarity: $(GRADE_CLASS) $(CLASS_OBJS) $(BUILD)/host/grading/late.o $(BUILD)/host/grading/report.o $(BUILD)/host/grading/utf8.o
 else
 $(BUILD)/test/grading/test_similarity: TEST_DEFINES := -DGRADE_CLASS_MISSING='"$(GRADE_CLASS_MISSING)"'
 endif
