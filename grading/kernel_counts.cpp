@@ -22,6 +22,11 @@ void Accesses::add(const Accesses& o) {
 // and the floating-point instructions. Checked with Nsight Compute 2025.3 on the H100: the
 // global, atomic and shared ones in docs/results/lab04-banks-h100.log and
 // technique-counts-h100.log; DRAM bytes and the adds and multiplies not yet.
+// A shared access's wavefronts are the SASS counter's (smsp__sass_...), those of the
+// instructions' own addresses: the L1's counters (l1tex__data_...) add the cycles a store lost
+// to other traffic of the L1 in the same cycle, which no address pattern explains (lab 03 step
+// 2's conflict-free stores: 8,192 instructions, 8,192 SASS wavefronts, 9,369 L1 wavefronts of
+// which 1,177 counted as bank conflicts; docs/results/shared-store-counters-h100.log).
 #define COUNT_METRICS                                                                                                \
   "launch__grid_size,launch__block_size,"                                                                            \
   "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,"                  \
@@ -29,6 +34,8 @@ void Accesses::add(const Accesses& o) {
   "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum,sm__sass_data_bytes_mem_global_op_st.sum,"                         \
   "smsp__inst_executed_op_shared_ld.sum,smsp__inst_executed_op_shared_st.sum,"                                       \
   "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum,"       \
+  "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,"                                                  \
+  "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum,"                                                  \
   "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"
 const char kCompareNcuMetrics[] = COUNT_METRICS;
 const char kProfileNcuMetrics[] = COUNT_METRICS
@@ -285,8 +292,11 @@ RunCounts read_ncu_csv(const std::string& path) {
     auto shared = [&](const std::string& op) {
       Accesses a;
       a.requests = l.value("smsp__inst_executed_op_shared_" + op + ".sum");
-      a.wavefronts = l.value("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_" + op + ".sum");
-      a.ideal_wavefronts = a.wavefronts - l.value("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_" + op + ".sum");
+      a.wavefronts = l.value("smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_" + op + ".sum");
+      // The L1 counts the lost cycles both as wavefronts and as conflicts: their difference is
+      // the instructions' conflict-free ideal.
+      a.ideal_wavefronts = l.value("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_" + op + ".sum") -
+                           l.value("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_" + op + ".sum");
       return a;
     };
     k.global_load.add(traffic("ld"));
