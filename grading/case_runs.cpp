@@ -1,9 +1,12 @@
 #include "grading/case_runs.h"
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -69,6 +72,30 @@ std::string fmt(const char* format, double a, double b, double c) {
   return text;
 }
 
+Turns& gpu_turns(const Context& ctx) {
+  static Turns turns;
+  static std::once_flag shared;
+  std::call_once(shared, [&] {
+    if (ctx.backend != "gpu") return;
+    // One lock file per GPU the graders of this build folder may share: the one
+    // CUDA_VISIBLE_DEVICES gives this grader (make grade-class sets it), else all of them; and
+    // per machine, since Slurm's tasks on several share a build folder.
+    const char* visible = std::getenv("CUDA_VISIBLE_DEVICES");
+    char host[256] = "";
+    gethostname(host, sizeof host - 1);
+    std::string gpu = std::string(host) + "-" + (visible != nullptr && *visible != '\0' ? visible : "all");
+    for (char& c : gpu) {
+      if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-') c = '_';
+    }
+    const std::string dir = ctx.build_dir + "/gpu-turns";
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    if (ec) throw CannotGrade("cannot make " + dir + ", where graders sharing a GPU take turns: " + ec.message());
+    turns.share_with_graders(dir + "/" + gpu + ".lock");
+  });
+  return turns;
+}
+
 lab::RunResult run_program(const Context& ctx, const Program& program, const std::vector<std::string>& args,
                            const std::vector<std::string>& env, const std::vector<std::string>& wrapper, double timeout_s,
                            std::function<bool()> stop_early, const std::function<void()>& started, bool alone) {
@@ -99,8 +126,7 @@ lab::RunResult run_program(const Context& ctx, const Program& program, const std
       if (!path.empty() && exists(path)) own.push_back(std::filesystem::weakly_canonical(path).string());
     }
   }
-  static Turns turns;
-  const Turn turn(turns, alone ? Turns::Kind::alone : program.solution ? Turns::Kind::solution : Turns::Kind::student);
+  const Turn turn(gpu_turns(ctx), alone ? Turns::Kind::alone : program.solution ? Turns::Kind::solution : Turns::Kind::student);
   if (started) started();
   lab::RunResult r = ctx.sandbox.run(ctx.sandbox.wrap(argv, options.timeout_s, program.sanitizer, own), options);
   lab::kill_descendants();

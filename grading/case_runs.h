@@ -14,6 +14,7 @@
 #include "common/compare.h"
 #include "common/subprocess.h"
 #include "grading/checks.h"
+#include "grading/turns.h"
 #include "common/protocol.h"
 
 namespace grade {
@@ -22,6 +23,10 @@ using Clock = std::chrono::steady_clock;
 double seconds_since(Clock::time_point start);
 bool exists(const std::string& path);
 std::string fmt(const char* format, double a, double b = 0, double c = 0);
+
+// The turns at the GPU of this grading (grading/turns.h): on a GPU, shared with the other graders
+// of the same build folder and GPU through a lock file in the build folder's gpu-turns/.
+Turns& gpu_turns(const Context& ctx);
 
 // Runs a built program, after checking that it is still the file that was built; then kills
 // whatever it left behind. `wrapper` runs it under a tool (compute-sanitizer, ncu). A timeout

@@ -80,7 +80,7 @@ Options parse_options(int argc, char** argv) {
   cli.add_string("out", &o.out, "where gradebook.csv, class.html and students/ go (default build/class); a rerun into\n"
                                 "the same folder grades only what changed");
   cli.add_string("roster", &o.roster, "a CSV with an id column (and name, nickname): its students get a row, handed in or not");
-  cli.add_int("jobs", &o.jobs, 1, 256, "students graded at once (default: on the CPU backend one per core, on a GPU one per GPU)");
+  cli.add_int("jobs", &o.jobs, 1, 256, "students graded at once (default: on the CPU backend one per core; on a GPU machine up to four per GPU, a core each)");
   cli.add_string("lab", &o.lab, "only this lab (01, or 01_matmul_naive)");
   cli.add_string("backend", &o.backend, "gpu or cpu (default: gpu when nvidia-smi sees one)");
   cli.add_int("seed", &o.seed, -1, INT64_MAX, "the class's seed (default: the one OUT holds, else a new one); each student's\n"
@@ -162,6 +162,7 @@ struct Class {
   grade::Deadlines deadlines;        // the late policy's, per lab graded
   std::vector<std::string> gpus;     // the models nvidia-smi names
   std::vector<std::string> gpu_ids;  // those this process may use, for CUDA_VISIBLE_DEVICES
+  int grader_jobs = 0;               // each grader's labs at once on a GPU machine (0: its own default)
 };
 
 // The grader's command for student S's folder ROOT, reporting into REPORT.
@@ -170,6 +171,7 @@ std::vector<std::string> grader_command(const Class& c, const std::string& root,
                                    "--backend", c.backend, "--rubric", c.o.rubric};
   if (!c.o.lab.empty()) argv.insert(argv.end(), {"--lab", c.o.lab});
   if (!c.build_dir.empty()) argv.insert(argv.end(), {"--build-dir", c.build_dir});
+  if (c.grader_jobs > 0) argv.insert(argv.end(), {"--jobs", std::to_string(c.grader_jobs)});
   return argv;
 }
 
@@ -318,15 +320,20 @@ std::string shared_build_folder(const Options& o) {
   return "";
 }
 
-// Workers: on the CPU backend one per core (JOBS). On a GPU one per GPU this process may use,
-// each grader seeing only its own (CUDA_VISIBLE_DEVICES). The grader takes its timed passes one at a time inside its
-// own process only; two graders on one GPU would time each other's kernels, and a lock across
-// processes would have to hold off every other grader's correctness runs too. One grader per
-// GPU keeps each timing alone on its GPU, and each grader still overlaps its labs' builds and
-// correctness runs on the CPU cores (its own --jobs).
+// Workers: on the CPU backend one per core (JOBS). On a GPU machine, a few per GPU this process
+// may use, each grader seeing only its GPU (CUDA_VISIBLE_DEVICES): the graders of one GPU build,
+// check correctness and safety side by side on the CPU cores, and take turns for its timed
+// passes, each alone on the GPU (grading/turns.h, through a lock file of the GPU in the build
+// folder); each student's programs run as a user of their own (grading/sandbox.h), so none
+// reaches another grader's runs. Four per GPU at most, with a core each at least.
+constexpr int kGradersPerGpu = 4;
+
 int worker_count(const Class& c, size_t students) {
-  int64_t workers = c.o.jobs > 0 ? c.o.jobs : int64_t(std::max(1u, std::thread::hardware_concurrency()));
-  if (c.backend == "gpu") workers = std::min<int64_t>(c.o.jobs > 0 ? c.o.jobs : 256, int64_t(c.gpu_ids.size()));
+  const int64_t cores = std::max(1u, std::thread::hardware_concurrency());
+  int64_t workers = c.o.jobs > 0 ? c.o.jobs : cores;
+  if (c.backend == "gpu" && c.o.jobs <= 0) {
+    workers = int64_t(c.gpu_ids.size()) * std::clamp<int64_t>(cores / int64_t(c.gpu_ids.size()), 1, kGradersPerGpu);
+  }
   return int(std::clamp<int64_t>(workers, 1, std::max<int64_t>(1, int64_t(students))));
 }
 
@@ -613,7 +620,7 @@ int main(int argc, char** argv) {
   const Options o = parse_options(argc, argv);
   const std::vector<grade::Student> students = class_list(o);
   if (o.similarity_only) return class_similarity(o, class_labs(o), students).report.empty() ? lab::kExitCannotRun : lab::kExitPass;
-  const Class c = make_class(o);
+  Class c = make_class(o);
   if (o.scheduler == "slurm") return submit_to_slurm(c, students);
   const bool task = o.slurm_task >= 0;
   std::vector<grade::GradebookRow> rows;
@@ -625,9 +632,12 @@ int main(int argc, char** argv) {
   } else {
     const std::vector<grade::Student> graded = task ? task_students(c, students) : students;
     const int workers = worker_count(c, graded.size());
+    // The cores shared among the graders of a GPU machine, each grading its labs at once.
+    if (c.backend == "gpu") c.grader_jobs = std::max(1, int(std::thread::hardware_concurrency()) / workers);
     std::printf("make grade-class: %zu students in %s, class seed %llu (SEED=%llu reproduces every seed), %d at once on %s\n",
                 graded.size(), o.submissions.c_str(), (unsigned long long)c.seed, (unsigned long long)c.seed, workers,
-                c.backend == "gpu" ? "the GPUs, one each" : "the CPU backend");
+                c.backend == "gpu" ? (std::to_string(c.gpu_ids.size()) + " GPU(s), each timed pass alone on its GPU").c_str()
+                                   : "the CPU backend");
     std::fflush(stdout);
     std::signal(SIGINT, on_interrupt);
     std::signal(SIGTERM, on_interrupt);

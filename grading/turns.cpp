@@ -1,6 +1,33 @@
 #include "grading/turns.h"
 
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <stdexcept>
+
 namespace grade {
+
+namespace {
+
+// Opens PATH (made if missing) and takes flock OPERATION on it; the descriptor.
+int locked(const std::string& path, int operation) {
+  const int fd = open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+  if (fd < 0) throw std::runtime_error("cannot open the GPU's lock file " + path + ": " + std::strerror(errno));
+  int r;
+  while ((r = flock(fd, operation)) != 0 && errno == EINTR) {
+  }
+  if (r != 0) {
+    const int error = errno;
+    close(fd);
+    throw std::runtime_error("cannot lock " + path + ": " + std::strerror(error));
+  }
+  return fd;
+}
+
+}  // namespace
 
 uint64_t Turns::ask() {
   const std::lock_guard<std::mutex> hold(mutex_);
@@ -21,6 +48,39 @@ void Turns::leave() {
   const std::lock_guard<std::mutex> hold(mutex_);
   --running_;
   changed_.notify_all();
+}
+
+void Turns::share_with_graders(const std::string& lock_path) { lock_path_ = lock_path; }
+
+int Turns::hold_across_graders(Kind kind) const {
+  if (lock_path_.empty()) return -1;
+  const int gate = locked(lock_path_ + ".gate", LOCK_EX);
+  int fd = -1;
+  try {
+    fd = locked(lock_path_, kind == Kind::alone ? LOCK_EX : LOCK_SH);
+  } catch (...) {
+    close(gate);
+    throw;
+  }
+  close(gate);
+  return fd;
+}
+
+int Turns::hold_profiler() const { return lock_path_.empty() ? -1 : locked(lock_path_ + ".profiler", LOCK_EX); }
+
+Turn::Turn(Turns& turns, Turns::Kind kind) : turns_(turns) {
+  turns_.enter(turns_.ask(), kind);
+  try {
+    across_ = turns_.hold_across_graders(kind);
+  } catch (...) {
+    turns_.leave();
+    throw;
+  }
+}
+
+Turn::~Turn() {
+  if (across_ >= 0) close(across_);
+  turns_.leave();
 }
 
 }  // namespace grade

@@ -3,6 +3,8 @@
 
 #include <doctest/doctest.h>
 
+#include <unistd.h>
+
 #include <chrono>
 #include <mutex>
 #include <set>
@@ -16,26 +18,33 @@ using grade::Turns;
 using Kind = Turns::Kind;
 
 // Runs that each hold a turn for a while, started one after another in the order given, and
-// the order and overlap in which they ran.
+// the order and overlap in which they ran. GRADERS: each its own turns, as separate graders'
+// processes have, sharing the GPU's lock file when LOCK is given.
 struct Runs {
-  Turns turns;
+  std::vector<Turns> graders;
   std::mutex mutex;
   std::vector<std::string> events;  // "+name" when a run got its turn, "-name" when it ended
   std::vector<std::thread> threads;
 
+  explicit Runs(size_t count = 1, const std::string& lock = "") : graders(count) {
+    for (Turns& t : graders) t.share_with_graders(lock);
+  }
   void log(const std::string& event) {
     const std::lock_guard<std::mutex> hold(mutex);
     events.push_back(event);
   }
   // Starts a run of KIND that holds its turn for MS milliseconds, once it has asked for it
-  // here: the runs ask in the order they are started.
-  void start(const std::string& name, Kind kind, int ms) {
+  // here, of grader GRADER: the runs ask in the order they are started.
+  void start(const std::string& name, Kind kind, int ms, size_t grader = 0) {
+    Turns& turns = graders[grader];
     const uint64_t ticket = turns.ask();
-    threads.emplace_back([this, name, kind, ms, ticket] {
+    threads.emplace_back([this, &turns, name, kind, ms, ticket] {
       turns.enter(ticket, kind);
+      const int across = turns.hold_across_graders(kind);
       log("+" + name);
       std::this_thread::sleep_for(std::chrono::milliseconds(ms));
       log("-" + name);
+      if (across >= 0) close(across);
       turns.leave();
     });
   }
@@ -79,5 +88,31 @@ TEST_SUITE("turns") {
     runs.start("t2", Kind::alone, 100);
     const std::vector<std::string> events = runs.finish();
     CHECK(events == std::vector<std::string>{"+t1", "-t1", "+t2", "-t2"});
+  }
+
+  // Two graders of one GPU (make grade-class), as two Turns sharing a lock file: flock's locks
+  // belong to each open file, so two in one process stand for two processes.
+  TEST_CASE("graders sharing a GPU: a timed pass waits for the other grader's runs, and runs asking after it wait for it") {
+    const std::string lock = "build/test/turns-" + std::to_string(getpid()) + ".lock";
+    Runs runs(2, lock);
+    runs.start("a1", Kind::student, 400, 0);
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    runs.start("b-timed", Kind::alone, 100, 1);
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    runs.start("a2", Kind::student, 100, 0);  // grader a lets it beside a1; the GPU's gate must not
+    const std::vector<std::string> events = runs.finish();
+    CHECK(events == std::vector<std::string>{"+a1", "-a1", "+b-timed", "-b-timed", "+a2", "-a2"});
+    for (const std::string& f : {lock, lock + ".gate"}) std::remove(f.c_str());
+  }
+
+  TEST_CASE("graders sharing a GPU: runs that are not timed go side by side across graders") {
+    const std::string lock = "build/test/turns-side-" + std::to_string(getpid()) + ".lock";
+    Runs runs(2, lock);
+    runs.start("a", Kind::student, 300, 0);
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    runs.start("b", Kind::solution, 100, 1);
+    const std::vector<std::string> events = runs.finish();
+    CHECK(events == std::vector<std::string>{"+a", "+b", "-b", "-a"});
+    for (const std::string& f : {lock, lock + ".gate"}) std::remove(f.c_str());
   }
 }
