@@ -13,7 +13,7 @@ namespace grade {
 
 std::string Sandbox::describe() const {
   std::string text = "each student process runs in a folder of its own";
-  if (as_student) text += " as user nobody (" + std::to_string(kStudentUid) + ")";
+  if (as_student) text += " as user " + std::to_string(student->uid()) + " (no other grading running here shares it)";
   if (limits) {
     text += "; limits: " + std::to_string(kMemoryLimitMiB / 1024) + " GiB of memory, files of " +
             std::to_string(kFileSizeLimitMiB) + " MiB, " + std::to_string(kOpenFileLimit) + " open files, " +
@@ -104,7 +104,7 @@ std::vector<std::string> fenced(const Sandbox& s, const std::vector<std::string>
   // namespace could otherwise unmount the read-only folders or remount them writable.
   std::vector<std::string> drop = {"setpriv"};
   if (s.as_student) {
-    const std::string id = std::to_string(kStudentUid);
+    const std::string id = std::to_string(s.student->uid());
     drop.insert(drop.end(), {"--reuid=" + id, "--regid=" + id, "--clear-groups"});
   }
   drop.insert(drop.end(), {"--bounding-set=-all", "--inh-caps=-all", "--no-new-privs", "--"});
@@ -168,11 +168,12 @@ lab::RunResult Sandbox::run(const std::vector<std::string>& command, const lab::
 void Sandbox::hand_over(const std::string& dir) const {
   if (!as_student) return;
   std::error_code ec;
-  bool ok = chown(dir.c_str(), kStudentUid, kStudentUid) == 0;
+  const unsigned uid = student->uid();
+  bool ok = chown(dir.c_str(), uid, uid) == 0;
   for (fs::recursive_directory_iterator it(dir, ec), end; ok && !ec && it != end; it.increment(ec)) {
-    ok = lchown(it->path().c_str(), kStudentUid, kStudentUid) == 0;
+    ok = lchown(it->path().c_str(), uid, uid) == 0;
   }
-  if (!ok || ec) throw CannotGrade("cannot hand " + dir + " over to nobody");
+  if (!ok || ec) throw CannotGrade("cannot hand " + dir + " over to user " + std::to_string(uid));
 }
 
 Sandbox probe_sandbox(const std::string& checkout, const std::string& build_dir, const std::string& work_dir,
@@ -184,14 +185,16 @@ Sandbox probe_sandbox(const std::string& checkout, const std::string& build_dir,
   s.limits = lab::run_command({"prlimit", "--nofile=64", "--", "true"}).exited(0);
   const bool root = geteuid() == 0;
   s.as_student = root && strict;
+  if (s.as_student) s.student = StudentUid::take();
   s.namespaces = strict;
   s.namespaces = strict && lab::run_command(s.wrap({"true"}, 10, false)).exited(0);
-  // No setpriv, or no such user: student code runs as root, and the report says so.
+  // No setpriv: student code runs as root, and the report says so.
   s.as_student = s.as_student && lab::run_command(s.wrap({"true"}, 10, false)).exited(0);
+  if (!s.as_student) s.student.reset();
   s.as_root = root && !s.as_student;
   if (s.as_student && !lab::run_command(s.wrap({"test", "-r", checkout + "/Makefile", "-a", "-x", build_dir}, 10, false)).exited(0)) {
-    throw CannotGrade("user nobody, who runs student code for a grader that is root, cannot read " + checkout +
-                      " and " + build_dir + ": grade from a checkout every user may read, or as a user other than root");
+    throw CannotGrade("user " + std::to_string(s.student->uid()) + ", which runs student code for a grader that is root, cannot read " +
+                      checkout + " and " + build_dir + ": grade from a checkout every user may read, or as a user other than root");
   }
   return s;
 }

@@ -6,10 +6,12 @@
 // once per grading run; the report says which of them hold (docs/instructor.md).
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "common/subprocess.h"
+#include "grading/student_uid.h"
 
 namespace grade {
 
@@ -20,21 +22,23 @@ constexpr long kMemoryLimitMiB = 8192;    // its data (heap and private mappings
 constexpr long kBuildMemoryLimitMiB = 4096;
 constexpr long kFileSizeLimitMiB = 1024;  // any one file it writes (the largest lab output is 256 MiB)
 constexpr long kOpenFileLimit = 1024;
-// Processes and threads of this user, all of its processes together (other gradings, its shell):
-// high enough for eight gradings at once on a many-core machine (the CPU backend runs a thread
-// per core), low enough that a fork bomb stops. The kernel does not hold root to it.
+// Processes and threads of the user student code runs as, all of its processes together: for a
+// grader that is root, that grading's student processes only (each has a user of its own,
+// grading/student_uid.h); for one that is not, the grader's own user's, its other gradings and
+// its shell included, so high enough for eight gradings at once on a many-core machine (the CPU
+// backend runs a thread per core). Low enough that a fork bomb stops. The kernel does not hold
+// root to it, so a root grader hands student code to another user.
 constexpr long kProcessLimit = 4096;
-
-// A grader that runs as root hands student processes to this user (nobody on Debian and Ubuntu):
-// the process limit binds only users other than root, and nobody owns nothing in the checkout.
-constexpr unsigned kStudentUid = 65534;
 
 struct Sandbox {
   bool limits = false;      // prlimit is installed
   bool namespaces = false;  // unshare works here: no network, the checkout and builds read-only
   std::string checkout, build_dir;  // absolute; student processes change neither
   std::string work_dir;             // the run's scratch folder, where each run has folders of its own
-  bool as_student = false;  // the grader is root: student processes run as kStudentUid
+  // The grader is root: student processes run as STUDENT's uid, one no other grading running on
+  // this machine uses; held while any copy of this Sandbox lives.
+  bool as_student = false;
+  std::shared_ptr<const StudentUid> student;
   bool as_root = false;     // the grader is root and student processes too (--no-namespaces)
 
   // One line for the report: what holds, and what does not.
@@ -74,8 +78,9 @@ struct Sandbox {
 // What this machine offers, for student processes in CHECKOUT grading into BUILD_DIR, with
 // folders of their own in WORK_DIR. STRICT false: grade as an unprivileged user would on a
 // machine without namespaces, student code running as the grader's own user (the tests use it,
-// to test the fences that remain). Throws CannotGrade when a root grader's checkout is one that
-// user nobody cannot read (under /root, say): no student build could run there.
+// to test the fences that remain). A root grader takes its student user here, and waits while
+// other gradings hold every one. Throws CannotGrade when a root grader's checkout is one that
+// its student user cannot read (under /root, say): no student build could run there.
 Sandbox probe_sandbox(const std::string& checkout, const std::string& build_dir, const std::string& work_dir,
                       bool strict = true);
 

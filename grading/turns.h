@@ -1,8 +1,8 @@
 // Turns at running lab programs, for labs graded at once (--jobs). Student programs run side by
 // side, and so do the solution's, but never a solution's beside a student's: both run as the
-// same user (nobody), and a student process alive beside a solution's could kill it (its shapes
-// would then be left out of the score) or read its folders. A timed pass runs alone: nothing may
-// share the GPU with its timed calls.
+// grading's student user (grading/student_uid.h), and a student process alive beside a
+// solution's could kill it (its shapes would then be left out of the score) or read its folders.
+// A timed pass runs alone: nothing may share the GPU with its timed calls.
 //
 // Runs take their turns in the order they asked for them, a run joining those under way when it
 // is next and of their kind. So a timed pass never waits behind runs that asked after it (behind

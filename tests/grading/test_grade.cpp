@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -22,6 +23,7 @@
 #include "common/labs.h"
 #include "common/subprocess.h"
 #include "grading/progress.h"
+#include "grading/student_uid.h"
 #include "grading/utf8.h"
 #include "tests/lab_programs.h"
 
@@ -37,6 +39,15 @@ struct Graded {
 };
 
 using lab_test::read_file;
+
+// COMMAND run as UID's user, one that is not root and that no grading running beside the test
+// shares (grading/student_uid.h); without COMMAND, the prefix that does it.
+std::vector<std::string> as_user(const grade::StudentUid& uid, const std::vector<std::string>& command = {}) {
+  const std::string id = std::to_string(uid.uid());
+  std::vector<std::string> argv = {"setpriv", "--reuid=" + id, "--regid=" + id, "--clear-groups", "--"};
+  argv.insert(argv.end(), command.begin(), command.end());
+  return argv;
+}
 
 Graded run_grader(const std::vector<std::string>& args, bool fresh_build = false, const std::string& out = "build/grade-test-reports/out",
              const std::vector<std::string>& env = {}) {
@@ -514,8 +525,8 @@ TEST_CASE("the fences hold: memory, file size, network, a flood of output, a sto
   CAPTURE(g.run.output);
   REQUIRE(g.run.exited(0));
   CHECK(last_line(g.run.output) == "Score: 8/8");
-  // A root grader (CI's) hands student code to nobody, whom the process limit binds.
-  if (geteuid() == 0) CHECK(contains(g.run.output, "as user nobody (65534)"));
+  // A root grader (CI's) hands student code to a user of its own, whom the process limit binds.
+  if (geteuid() == 0) CHECK(contains(g.run.output, " (no other grading running here shares it)"));
   CHECK(contains(g.run.output, "4096 processes and threads of its user"));
   CHECK_FALSE(lab::run_command({"pgrep", "-x", "fence_child"}).exited(0));
   // Where namespaces are missing the network is reachable, and the submission says so (the test can fail).
@@ -561,24 +572,24 @@ TEST_CASE("a student's program sees neither the solution nor its program, the hi
   CHECK(contains(open.run.output, "got 100"));
 }
 
-// A grader that is not root: nobody here, who may make a user namespace where this machine lets
-// unprivileged users (Debian and Ubuntu do by default).
+// A grader that is not root: a user of the pool here, who may make a user namespace where this
+// machine lets unprivileged users (Debian and Ubuntu do by default).
 const bool kNoUserNamespace = geteuid() != 0 ||
-    !lab::run_command({"setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "unshare", "--user", "--map-root-user",
-                       "--mount", "--net", "true"}).exited(0);
+    !lab::run_command(as_user(*grade::StudentUid::take(), {"unshare", "--user", "--map-root-user", "--mount", "--net", "true"})).exited(0);
 
 TEST_CASE("a grader that is not root fences student code in a user namespace" *
           doctest::skip(lab_test::kNoCpuSolutions || kNoUserNamespace)) {
-  // The peek entry, graded by user nobody: its programs run as that user too, in namespaces of
+  // The peek entry, graded by a user of the pool: its programs run as that user too, in namespaces of
   // their own, and find neither the solution, the history, the solution's program nor another
   // run's outputs. The grader's own folders are fresh ones in /tmp.
   const std::string out = "/tmp/grade-not-root-" + std::to_string(getpid());
   lab::RunOptions options;
   options.timeout_s = 900;
   options.env = {"PEEK_CHECKOUT=" + std::filesystem::current_path().string()};
-  const lab::RunResult r = lab::run_command({"setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "build/host/grade",
-                                             "--backend", "cpu", "--seed", "4242", "--src", "build/corpus/peek", "--lab", "01",
-                                             "--rubric", "tests/fixtures/rubric-fast.txt", "--out", out, "--build-dir", out + "/build"},
+  const std::unique_ptr<grade::StudentUid> uid = grade::StudentUid::take();
+  const lab::RunResult r = lab::run_command(as_user(*uid, {"build/host/grade", "--backend", "cpu", "--seed", "4242", "--src", "build/corpus/peek",
+                                                           "--lab", "01", "--rubric", "tests/fixtures/rubric-fast.txt", "--out", out,
+                                                           "--build-dir", out + "/build"}),
                                             options);
   CAPTURE(r.output);
   REQUIRE(r.exited(0));
@@ -715,13 +726,13 @@ TEST_CASE("a fault of the machine is 'could not grade' (exit 2), never the stude
     if (!lab_test::kNoSolutions) CHECK(g.run.exited(2));
   }
   SUBCASE("a lab file the grader may not read") {
-    // Root reads anything: as root, the grader runs as nobody for this one.
+    // Root reads anything: as root, the grader runs as a user of the pool for this one.
     const std::string dir = "/tmp/fault-unreadable/01_matmul_naive";
     lab::run_command({"mkdir", "-p", dir});
     std::ofstream(dir + "/matmul_naive.cu") << "// a lab file\n";
     lab::run_command({"chmod", "000", dir + "/matmul_naive.cu"});
-    const std::vector<std::string> as_nobody = {"setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--"};
-    const Graded g = grade_with_fault(geteuid() == 0 ? as_nobody : std::vector<std::string>{}, "/tmp/fault-unreadable",
+    const std::unique_ptr<grade::StudentUid> uid = geteuid() == 0 ? grade::StudentUid::take() : nullptr;
+    const Graded g = grade_with_fault(uid ? as_user(*uid) : std::vector<std::string>{}, "/tmp/fault-unreadable",
                                       "/tmp/fault-unreadable-out");
     CAPTURE(g.run.output);
     CHECK(g.run.exited(2));
@@ -731,9 +742,9 @@ TEST_CASE("a fault of the machine is 'could not grade' (exit 2), never the stude
   }
 }
 
-TEST_CASE("a root grader in a checkout that user nobody cannot read says so (exit 2)" *
+TEST_CASE("a root grader in a checkout that its student user cannot read says so (exit 2)" *
           doctest::skip(geteuid() != 0 || kNoMountNamespace)) {
-  // A checkout in a folder only root may enter (as under /root): nobody, who builds and runs
+  // A checkout in a folder only root may enter (as under /root): the user who builds and runs
   // student code for a root grader, could do neither, and no student may lose points for it.
   const std::string home = std::filesystem::temp_directory_path() / ("root-only-" + std::to_string(getpid()));
   const std::string copy = home + "/checkout";
@@ -746,7 +757,7 @@ TEST_CASE("a root grader in a checkout that user nobody cannot read says so (exi
   const lab::RunResult r = lab::run_command({"build/host/grade", "--backend", "cpu", "--src", "labs", "--lab", "01", "--out", home + "/out"}, options);
   CAPTURE(r.output);
   CHECK(r.exited(2));
-  CHECK(contains(r.output, "user nobody, who runs student code for a grader that is root, cannot read " + copy));
+  CHECK(contains(r.output, ", which runs student code for a grader that is root, cannot read " + copy));
   CHECK(contains(read_file(home + "/out/results.json"), "could not grade this submission: "));
   std::filesystem::remove_all(home);
 }
@@ -755,7 +766,7 @@ TEST_CASE("a full disk is 'could not grade' (exit 2), never the student's 0" *
           doctest::skip(lab_test::kNoCpuSolutions || kNoMountNamespace)) {
   // The grader's build and scratch folders on a disk of 2 MiB: the solution's build runs out of
   // room before the student's starts. The disk is mounted, in a namespace of the grader's own,
-  // over a folder outside the checkout wherever that is (/mnt), which user nobody can read.
+  // over a folder outside the checkout wherever that is (/mnt), which the student user can read.
   const Graded g = grade_with_fault({"unshare", "--mount", "--", "sh", "-c",
                                      "mount -t tmpfs -o size=2m,mode=1777 tmpfs /mnt && TMPDIR=/mnt exec \"$@\"", "sh"},
                                     "solutions", "build/test/fault-disk", {"--build-dir", "/mnt/build"});

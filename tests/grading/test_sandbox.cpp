@@ -1,16 +1,22 @@
 // The fences around a student's build (grading/sandbox.h), tried with the compiler directly:
 // the assembler's .incbin reads any file the compiler can read, so what keeps the solution out
 // of a student's object is what the build can see, not the include path; and a compiler that
-// reads /dev/zero stops at its memory limit, not at the machine's.
+// reads /dev/zero stops at its memory limit, not at the machine's. And gradings running at once
+// run student code as users of their own (grading/student_uid.h), so that none can kill another's.
 #include <doctest/doctest.h>
 
 #include <sys/stat.h>
+#include <csignal>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <future>
+#include <memory>
+#include <optional>
 #include <string>
 #include <thread>
 
@@ -29,12 +35,13 @@ using lab_test::contains;
 
 // A grading run's folders, made afresh, as the grader makes them: a scratch folder that lists
 // nothing, a build folder in it, the private copy's folder in that, and the folder of its
-// object, handed over to the student.
+// object, handed over to the student. Two may live at once, as two gradings.
 struct Run {
   std::string work, build, copies, obj;
   grade::Sandbox sandbox;
   Run() {
-    work = fs::temp_directory_path() / ("test-sandbox-" + std::to_string(getpid()));
+    static std::atomic<int> runs{0};
+    work = fs::temp_directory_path() / ("test-sandbox-" + std::to_string(getpid()) + "-" + std::to_string(runs++));
     fs::remove_all(work);
     build = work + "/build";
     copies = build + "/submission/1";
@@ -84,7 +91,7 @@ TEST_CASE("a student's build cannot read the solution, by .incbin or any other p
 
 TEST_CASE("a student's build cannot read what only the grader's user may read" *
           doctest::skip(kNoMountNamespace || geteuid() != 0)) {
-  // A grader that is root builds student files as user nobody, as it runs their programs: the
+  // A grader that is root builds student files as its student user, as it runs their programs: the
   // assembler cannot read root's files (an SSH key, say) into the object, nor the program print them.
   const Run run;
   REQUIRE(run.sandbox.as_student);
@@ -174,4 +181,72 @@ TEST_CASE("fences that cannot be set up are the grader's failure, and a student 
   // command starts, twice, and the grader says it cannot grade rather than scoring the run.
   run.sandbox.build_dir = run.work + "/gone";
   CHECK_THROWS_AS(run.sandbox.run(run.sandbox.wrap({"true"}, 30, false, {run.copies})), grade::CannotGrade);
+}
+
+TEST_CASE("gradings at once take different student users, each free again when its grading ends" *
+          doctest::skip(geteuid() != 0)) {
+  // Two gradings in one process, as two in two processes: a lock belongs to its open file.
+  std::optional<Run> first(std::in_place);
+  const Run second;
+  REQUIRE(first->sandbox.as_student);
+  REQUIRE(second.sandbox.as_student);
+  const unsigned uid = first->sandbox.student->uid();
+  CHECK(uid != second.sandbox.student->uid());
+  CHECK(contains(first->sandbox.describe(), "as user " + std::to_string(uid) + " (no other grading running here shares it)"));
+  // A copy of a sandbox (a grading's context) holds its user as long as the original.
+  std::optional<grade::Sandbox> copy = first->sandbox;
+  first.reset();
+  CHECK(Run().sandbox.student->uid() != uid);
+  copy.reset();
+  // Free again: taking every free uid of the pool takes it.
+  std::vector<std::unique_ptr<grade::StudentUid>> held;
+  while (std::unique_ptr<grade::StudentUid> taken = grade::StudentUid::try_take()) held.push_back(std::move(taken));
+  CHECK(std::any_of(held.begin(), held.end(), [&](const auto& taken) { return taken->uid() == uid; }));
+}
+
+TEST_CASE("a grading waits while the others hold every student user, and goes on when one ends" *
+          doctest::skip(geteuid() != 0)) {
+  // Gradings at once hold every uid of the pool (make grade-class on a machine of 256 cores).
+  std::vector<std::unique_ptr<grade::StudentUid>> held;
+  while (std::unique_ptr<grade::StudentUid> uid = grade::StudentUid::try_take()) held.push_back(std::move(uid));
+  // Fewer only where the passwd or group files name uids of the pool, or live processes run as them.
+  CHECK(held.size() <= grade::kStudentUidPoolSize);
+  REQUIRE(held.size() > grade::kStudentUidPoolSize / 2);
+  std::atomic<unsigned> taken{0};
+  std::thread waiting([&] { taken = grade::StudentUid::take()->uid(); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+  CHECK(taken == 0);
+  held.pop_back();
+  waiting.join();
+  CHECK(taken != 0);
+}
+
+TEST_CASE("one grading's student program cannot kill another grading's: kill -KILL -1" *
+          doctest::skip(geteuid() != 0)) {
+  // Two gradings at once (make grade-class): B's program sleeps while A's kills every process
+  // its user may signal. Run as the same user, the attack kills the sleeper, so the test can fail.
+  const Run a, b;
+  REQUIRE(a.sandbox.as_student);
+  auto sleeper = [](const Run& run) {
+    return std::async(std::launch::async,
+                      [&run] { return run.sandbox.run(run.sandbox.wrap({"sleep", "5"}, 30, false, {run.copies})); });
+  };
+  auto attack = [&a](const Run& victim) {
+    const std::string uid = std::to_string(victim.sandbox.student->uid());
+    for (int i = 0; i < 100 && !lab::run_command({"pgrep", "-u", uid, "-x", "sleep"}).exited(0); ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    const lab::RunResult r = a.sandbox.run(a.sandbox.wrap({"sh", "-c", "kill -KILL -1"}, 30, false, {a.copies}));
+    CAPTURE(r.output);
+    CHECK(r.exited(0));
+  };
+  std::future<lab::RunResult> other = sleeper(b);
+  attack(b);
+  const lab::RunResult spared = other.get();
+  CAPTURE(spared.output);
+  CHECK(spared.exited(0));
+  std::future<lab::RunResult> own = sleeper(a);
+  attack(a);
+  const lab::RunResult killed = own.get();
+  CHECK(killed.signal == SIGKILL);
 }

@@ -7,8 +7,8 @@
 //         RSS limit instead, so they skip this one)
 //   1002  a file grew past 2 GiB (the file-size limit)
 //   1003  a UDP socket found a route out (the network)
-//   1004  it runs as root, outside any user namespace (a root grader hands student code to
-//         nobody; checked first, so that 1001-1003 show over it)
+//   1004  it runs as root, outside any user namespace (a root grader hands student code to a
+//         user of its own; checked first, so that 1001-1003 show over it)
 // It also writes 100 MB to stdout and starts 300 processes that sleep for minutes, named
 // fence_child: the grader keeps what it needs of the output and kills every one of them.
 #include <arpa/inet.h>
