@@ -16,7 +16,7 @@
 // pass waiting for it holds a second file, the gate, that every run takes on its way in, so
 // that runs of other graders that ask after it wait for it (flock alone lets a shared holder
 // in while an exclusive one waits). Student and solution runs of different graders may run
-// side by side: each grader's students run as a user of their own (grading/sandbox.h).
+// side by side: each grader's students run as a user of their own (grading/student_uid.h).
 #pragma once
 
 #include <condition_variable>
