@@ -80,7 +80,7 @@ Options parse_options(int argc, char** argv) {
   cli.add_string("out", &o.out, "where gradebook.csv, class.html and students/ go (default build/class); a rerun into\n"
                                 "the same folder grades only what changed");
   cli.add_string("roster", &o.roster, "a CSV with an id column (and name, nickname): its students get a row, handed in or not");
-  cli.add_int("jobs", &o.jobs, 1, 256, "students graded at once (default: on the CPU backend one per core; on a GPU machine up to four per GPU, a core each)");
+  cli.add_int("jobs", &o.jobs, 1, 256, "students graded at once (default: on the CPU backend one per core, on a GPU machine one per GPU)");
   cli.add_string("lab", &o.lab, "only this lab (01, or 01_matmul_naive)");
   cli.add_string("backend", &o.backend, "gpu or cpu (default: gpu when nvidia-smi sees one)");
   cli.add_int("seed", &o.seed, -1, INT64_MAX, "the class's seed (default: the one OUT holds, else a new one); each student's\n"
@@ -320,20 +320,16 @@ std::string shared_build_folder(const Options& o) {
   return "";
 }
 
-// Workers: on the CPU backend one per core (JOBS). On a GPU machine, a few per GPU this process
-// may use, each grader seeing only its GPU (CUDA_VISIBLE_DEVICES): the graders of one GPU build,
-// check correctness and safety side by side on the CPU cores, and take turns for its timed
-// passes, each alone on the GPU (grading/turns.h, through a lock file of the GPU in the build
-// folder); each student's programs run as a user of their own (grading/sandbox.h), so none
-// reaches another grader's runs. Four per GPU at most, with a core each at least.
-constexpr int kGradersPerGpu = 4;
-
+// Workers: on the CPU backend one per core (JOBS). On a GPU machine one per GPU this process may
+// use by default, each grader seeing only its GPU (CUDA_VISIBLE_DEVICES) and grading its own labs
+// at once on the CPU cores. JOBS=N runs N, sharing the GPUs in turn: their timed passes still
+// take their GPU alone (grading/turns.h, through a lock file of the GPU in the build folder), and
+// each student's programs run as a user of their own (grading/student_uid.h). Four per GPU were
+// no faster on the H200 than one (docs/results/grade-class-gpu.log): a timed pass waits for
+// every other grader's runs, profiles and sanitizer runs of seconds among them.
 int worker_count(const Class& c, size_t students) {
-  const int64_t cores = std::max(1u, std::thread::hardware_concurrency());
-  int64_t workers = c.o.jobs > 0 ? c.o.jobs : cores;
-  if (c.backend == "gpu" && c.o.jobs <= 0) {
-    workers = int64_t(c.gpu_ids.size()) * std::clamp<int64_t>(cores / int64_t(c.gpu_ids.size()), 1, kGradersPerGpu);
-  }
+  int64_t workers = c.o.jobs > 0 ? c.o.jobs : int64_t(std::max(1u, std::thread::hardware_concurrency()));
+  if (c.backend == "gpu" && c.o.jobs <= 0) workers = int64_t(c.gpu_ids.size());
   return int(std::clamp<int64_t>(workers, 1, std::max<int64_t>(1, int64_t(students))));
 }
 
@@ -632,8 +628,10 @@ int main(int argc, char** argv) {
   } else {
     const std::vector<grade::Student> graded = task ? task_students(c, students) : students;
     const int workers = worker_count(c, graded.size());
-    // The cores shared among the graders of a GPU machine, each grading its labs at once.
-    if (c.backend == "gpu") c.grader_jobs = std::max(1, int(std::thread::hardware_concurrency()) / workers);
+    // Graders sharing a GPU machine share its cores too, each grading its labs at once.
+    if (c.backend == "gpu" && size_t(workers) > c.gpu_ids.size()) {
+      c.grader_jobs = std::max(1, int(std::thread::hardware_concurrency()) / workers);
+    }
     std::printf("make grade-class: %zu students in %s, class seed %llu (SEED=%llu reproduces every seed), %d at once on %s\n",
                 graded.size(), o.submissions.c_str(), (unsigned long long)c.seed, (unsigned long long)c.seed, workers,
                 c.backend == "gpu" ? (std::to_string(c.gpu_ids.size()) + " GPU(s), each timed pass alone on its GPU").c_str()
