@@ -306,6 +306,35 @@ TEST_CASE("each wrong submission is caught by its check, and by make check where
   }
 }
 
+// On the CPU backend the solution's run of the correctness shapes is kept in the build folder
+// (grading/checks.cpp): after a grading, a file of its per-shape seconds, one per shape, which the
+// next grading reads instead of running the solution again; a file that does not hold one number
+// per shape is measured again and replaced.
+TEST_CASE("the solution's correctness run on the CPU backend is kept for the next grading, and a bad record is measured again" *
+          doctest::skip(lab_test::kNoCpuSolutions)) {
+  namespace fs = std::filesystem;
+  const std::string kept = std::string(kSharedBuild) + "/solution-times";
+  fs::remove_all(kept);
+  Graded g = grade_fast("solutions", "01", {}, {}, "build/grade-test-reports/kept-1");
+  REQUIRE_MESSAGE(g.run.exited(0), g.run.output);
+  CHECK(contains(g.run.output, "Score: 8/8"));
+  std::vector<fs::path> files;
+  for (const auto& e : fs::directory_iterator(kept)) files.push_back(e.path());
+  REQUIRE(files.size() == 1);
+  auto numbers = [](const fs::path& p) {
+    std::ifstream in(p);
+    size_t n = 0;
+    for (double s; in >> s; ++n) CHECK(s >= 0);
+    return n;
+  };
+  CHECK(numbers(files[0]) == 3);  // the fast rubric's three shapes of lab 01
+  std::ofstream(files[0]) << "0.5\n";
+  g = grade_fast("solutions", "01", {}, {}, "build/grade-test-reports/kept-2");
+  REQUIRE_MESSAGE(g.run.exited(0), g.run.output);
+  CHECK(contains(g.run.output, "Score: 8/8"));
+  CHECK(numbers(files[0]) == 3);
+}
+
 TEST_CASE("a program that hangs where no per-shape limit watches it costs seconds, not the rubric's minutes" *
           doctest::skip(lab_test::kNoCpuSolutions)) {
   // build/corpus/tool_hang computes correctly, but sleeps forever when a checking tool is loaded
