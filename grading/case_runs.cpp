@@ -1,7 +1,6 @@
 #include "grading/case_runs.h"
 
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cctype>
@@ -16,6 +15,7 @@
 #include "common/descendants.h"
 #include "common/timing.h"
 #include "grading/isolation.h"
+#include "grading/student_uid.h"
 #include "grading/turns.h"
 #include "common/rep_check.h"
 
@@ -77,21 +77,16 @@ Turns& gpu_turns(const Context& ctx) {
   static std::once_flag shared;
   std::call_once(shared, [&] {
     if (ctx.backend != "gpu") return;
-    // One lock file per GPU the graders of this build folder may share: the one
-    // CUDA_VISIBLE_DEVICES gives this grader (make grade-class sets it), else all of them; and
-    // per machine, since Slurm's tasks on several share a build folder.
+    // One lock file per GPU, on this machine: the GPU CUDA_VISIBLE_DEVICES gives this grader (make
+    // grade-class sets it), else all of them. Named by that text: graders that name one GPU two
+    // ways ("0", its UUID) would not take turns, and Slurm's tasks, each naming its own GPU "0",
+    // take turns they need not (slower, never unfair).
     const char* visible = std::getenv("CUDA_VISIBLE_DEVICES");
-    char host[256] = "";
-    gethostname(host, sizeof host - 1);
-    std::string gpu = std::string(host) + "-" + (visible != nullptr && *visible != '\0' ? visible : "all");
+    std::string gpu = visible != nullptr && *visible != '\0' ? visible : "all";
     for (char& c : gpu) {
       if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-') c = '_';
     }
-    const std::string dir = ctx.build_dir + "/gpu-turns";
-    std::error_code ec;
-    std::filesystem::create_directories(dir, ec);
-    if (ec) throw CannotGrade("cannot make " + dir + ", where graders sharing a GPU take turns: " + ec.message());
-    turns.share_with_graders(dir + "/" + gpu + ".lock");
+    turns.share_with_graders(machine_lock_folder() + "/gpu-" + gpu + ".lock");
   });
   return turns;
 }

@@ -24,8 +24,9 @@ double seconds_since(Clock::time_point start);
 bool exists(const std::string& path);
 std::string fmt(const char* format, double a, double b = 0, double c = 0);
 
-// The turns at the GPU of this grading (grading/turns.h): on a GPU, shared with the other graders
-// of the same build folder and GPU through a lock file in the build folder's gpu-turns/.
+// The turns at the GPU of this grading (grading/turns.h): on a GPU, taken one grader at a time
+// with the other graders of this machine and GPU, through a lock file of the GPU in the machine's
+// lock folder (grading/student_uid.h).
 Turns& gpu_turns(const Context& ctx);
 
 // Runs a built program, after checking that it is still the file that was built; then kills

@@ -1,12 +1,14 @@
 #include "grading/checks.h"
 
 #include <cxxabi.h>
+#include <sched.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <cstdio>
 #include <filesystem>
@@ -16,6 +18,7 @@
 #include <optional>
 #include <random>
 #include <sstream>
+#include <thread>
 #include <utility>
 
 #include "common/compare.h"
@@ -475,24 +478,34 @@ struct Counted {
 // On the CPU backend the solution's run of the correctness shapes costs seconds a lab (lab 02's
 // 2,100,000-row shape alone about 20) and tells the same for any seed: how long each shape takes
 // it on this machine. A run in which it computed every shape is kept in the build folder, named
-// after its program, the step, the shapes and the machine, for the gradings after it (a rerun, a
-// class's other students); a run that left a shape out is not kept, so a passing failure of the
-// machine is measured again next time. Student programs see the build folder read-only.
+// after its program, the step, the shapes, the machine and the cores it may use, for the
+// gradings after it (a rerun, a class's other students); a run that left a shape out is not
+// kept, so a passing failure of the machine is measured again next time. Only where namespaces
+// keep the build folder read-only to student code: elsewhere a student's program could write the
+// times the next grading reads.
 std::string solution_times_path(const Context& ctx, const LabRubric& lab, const Program& solution) {
   char host[256] = "";
   gethostname(host, sizeof host - 1);
-  std::string key = solution.fingerprint + "\n" + solution.step + "\n" + host + "\n";
+  cpu_set_t cpus;
+  const int usable = sched_getaffinity(0, sizeof cpus, &cpus) == 0 ? CPU_COUNT(&cpus) : 0;
+  const char* threads = std::getenv("CPUSIM_THREADS");
+  std::string key = solution.fingerprint + "\n" + solution.step + "\n" + host + "\n" + std::to_string(usable) + " " +
+                    std::to_string(std::thread::hardware_concurrency()) + " " + (threads != nullptr ? threads : "-") + "\n";
   for (const lab::Case& shape : lab.shapes) key += shape.describe() + "\n";
   char name[32];
   std::snprintf(name, sizeof name, "%016zx", std::hash<std::string>{}(key));
   return ctx.build_dir + "/solution-times/" + name;
 }
 
-// The per-shape seconds kept at PATH, when there are N of them.
-std::optional<std::vector<double>> kept_solution_times(const std::string& path, size_t n) {
+// The per-shape seconds kept at PATH, when there are N of them and each is a time the rubric's
+// run could take.
+std::optional<std::vector<double>> kept_solution_times(const Context& ctx, const std::string& path, size_t n) {
   std::ifstream in(path);
   std::vector<double> seconds;
-  for (double s; in >> s;) seconds.push_back(s);
+  for (double s; in >> s;) {
+    if (!std::isfinite(s) || s < 0 || s > ctx.rubric->timeout_run) return std::nullopt;
+    seconds.push_back(s);
+  }
   if (seconds.size() != n) return std::nullopt;
   return seconds;
 }
@@ -502,10 +515,11 @@ Counted count_against_solution(const Context& ctx, const LabRubric& lab, const P
   Counted counted{std::vector<size_t>(n), {}, fixed_limits(ctx, n)};
   for (size_t i = 0; i < n; ++i) counted.shapes[i] = i;
   if (solution.path.empty()) return counted;
-  const std::string kept = ctx.backend == "cpu" ? solution_times_path(ctx, lab, solution) : "";
+  const std::string kept = ctx.backend == "cpu" && ctx.sandbox.namespaces ? solution_times_path(ctx, lab, solution) : "";
   if (!kept.empty()) {
-    if (const auto seconds = kept_solution_times(kept, n)) {
+    if (const auto seconds = kept_solution_times(ctx, kept, n)) {
       counted.limits = limits_from(ctx, *seconds);
+      counted.limits.basis += " (its times kept from an earlier run on this machine)";
       return counted;
     }
   }

@@ -31,7 +31,6 @@
 #include "common/exit_codes.h"
 #include "common/subprocess.h"
 #include "grading/build_folder.h"
-#include "grading/case_runs.h"
 #include "grading/checks.h"
 #include "grading/isolation.h"
 #include "grading/progress.h"
@@ -182,12 +181,8 @@ void grade_checks(const grade::Context& ctx, LabGrading& g) {
       technique = std::async(ctx.backend == "gpu" ? std::launch::async : std::launch::deferred, [&] {
         static std::mutex profiler;
         std::unique_lock<std::mutex> hold(profiler, std::defer_lock);
-        if (ctx.backend != "gpu") return grade::check_technique(ctx, l, g.programs);
-        hold.lock();
-        const int across = grade::gpu_turns(ctx).hold_profiler();  // and among the graders sharing the GPU
-        grade::CheckResult r = grade::check_technique(ctx, l, g.programs);
-        if (across >= 0) close(across);
-        return r;
+        if (ctx.backend == "gpu") hold.lock();
+        return grade::check_technique(ctx, l, g.programs);
       });
     }
     g.record(grade::check_safety(ctx, l, g.programs));

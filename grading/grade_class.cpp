@@ -223,6 +223,9 @@ grade::GradebookRow grade_student(const Class& c, const grade::Student& s, int w
   // One GPU per worker (see main): the grader and its student programs see only that one.
   if (c.backend == "gpu") options.env = {"CUDA_VISIBLE_DEVICES=" + c.gpu_ids[worker % c.gpu_ids.size()]};
   const lab::RunResult r = lab::run_command(grader_command(c, st.root, report, row.seed), options);
+  // A grader stopped at timeout.student leaves its student programs (process groups of their
+  // own) to this process: they go now, not beside the next grader's runs.
+  lab::kill_descendants();
   grade::write_atomically(report + "/grade.log", r.output);
   if (interrupted) return row.status = "not graded: interrupted (run again to go on)", row;
   if (grade::read_results(report + "/results.json", st.root, c.labs, &row) && r.exited(0)) {
@@ -322,11 +325,9 @@ std::string shared_build_folder(const Options& o) {
 
 // Workers: on the CPU backend one per core (JOBS). On a GPU machine one per GPU this process may
 // use by default, each grader seeing only its GPU (CUDA_VISIBLE_DEVICES) and grading its own labs
-// at once on the CPU cores. JOBS=N runs N, sharing the GPUs in turn: their timed passes still
-// take their GPU alone (grading/turns.h, through a lock file of the GPU in the build folder), and
-// each student's programs run as a user of their own (grading/student_uid.h). Four per GPU were
-// no faster on the H200 than one (docs/results/grade-class-gpu.log): a timed pass waits for
-// every other grader's runs, profiles and sanitizer runs of seconds among them.
+// at once on the CPU cores. JOBS=N runs N, sharing the GPUs: they build side by side, and take
+// their GPU one grader at a time (grading/turns.h). Four per GPU were no faster on the H200
+// than one on the H100 (docs/results/grade-class-gpu.log; not a strict comparison).
 int worker_count(const Class& c, size_t students) {
   int64_t workers = c.o.jobs > 0 ? c.o.jobs : int64_t(std::max(1u, std::thread::hardware_concurrency()));
   if (c.backend == "gpu" && c.o.jobs <= 0) workers = int64_t(c.gpu_ids.size());

@@ -63,18 +63,26 @@ bool runs_processes(unsigned uid) {
   return false;
 }
 
-// The folder of the lock files, made if missing. One that others may write is refused: a
-// student's program could hold a lock there, or replace a lock file with its own.
-std::string lock_folder() {
-  if (mkdir(kLockFolder, 0755) != 0 && errno != EEXIST) {
-    throw CannotGrade(std::string("cannot make ") + kLockFolder + ", where gradings take their users: " + std::strerror(errno));
+}  // namespace
+
+std::string machine_lock_folder() {
+  const bool root = geteuid() == 0;
+  // Root's folder is the machine's; another user's, in /tmp, is that user's alone (mode 0700).
+  const std::string folder = root ? kLockFolder : "/tmp/workbook-grade-" + std::to_string(geteuid());
+  if (mkdir(folder.c_str(), root ? 0755 : 0700) != 0 && errno != EEXIST) {
+    throw CannotGrade("cannot make " + folder + ", where gradings on this machine take turns: " + std::strerror(errno));
   }
+  // One that others may write is refused: a student's program could hold a lock there, or
+  // replace a lock file with its own.
   struct stat st {};
-  if (lstat(kLockFolder, &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != 0 || (st.st_mode & 022) != 0) {
-    throw CannotGrade(std::string(kLockFolder) + ", where gradings take their users, is not a folder that only root may write");
+  if (lstat(folder.c_str(), &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & (root ? 022 : 077)) != 0) {
+    throw CannotGrade(folder + ", where gradings on this machine take turns, is not a folder that only " +
+                      (root ? std::string("root") : "this user") + " may write");
   }
-  return kLockFolder;
+  return folder;
 }
+
+namespace {
 
 // The uids of the pool, in the order they are taken.
 const std::vector<unsigned>& pool() {
@@ -91,7 +99,8 @@ const std::vector<unsigned>& pool() {
 }  // namespace
 
 std::unique_ptr<StudentUid> StudentUid::try_take() {
-  const std::string folder = lock_folder();
+  const std::string folder = machine_lock_folder();
+  if (pool().empty()) throw CannotGrade("no uid of 65000 to 65534 is free of a user or group of this machine: none to run student code as");
   for (unsigned uid : pool()) {
     const std::string path = folder + "/uid-" + std::to_string(uid) + ".lock";
     // Not inherited by what the grader runs: a student's program holding it could unlock it.

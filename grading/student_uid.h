@@ -15,10 +15,16 @@
 #pragma once
 
 #include <memory>
+#include <string>
 
 namespace grade {
 
 constexpr unsigned kStudentUidPoolSize = 256;
+
+// The folder of this machine's grading locks (the pool's uids, the GPUs' turns), made if missing:
+// /run/workbook-grade for root, a folder in /tmp of the user's alone for another user. Throws
+// CannotGrade when it cannot be made, or when others may write it.
+std::string machine_lock_folder();
 
 class StudentUid {
  public:

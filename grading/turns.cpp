@@ -52,26 +52,26 @@ void Turns::leave() {
 
 void Turns::share_with_graders(const std::string& lock_path) { lock_path_ = lock_path; }
 
-int Turns::hold_across_graders(Kind kind) const {
-  if (lock_path_.empty()) return -1;
-  const int gate = locked(lock_path_ + ".gate", LOCK_EX);
-  int fd = -1;
-  try {
-    fd = locked(lock_path_, kind == Kind::alone ? LOCK_EX : LOCK_SH);
-  } catch (...) {
-    close(gate);
-    throw;
-  }
-  close(gate);
-  return fd;
+void Turns::hold_gpu() {
+  if (lock_path_.empty()) return;
+  const std::lock_guard<std::mutex> hold(gpu_mutex_);
+  if (gpu_runs_ == 0) gpu_fd_ = locked(lock_path_, LOCK_EX);
+  ++gpu_runs_;
 }
 
-int Turns::hold_profiler() const { return lock_path_.empty() ? -1 : locked(lock_path_ + ".profiler", LOCK_EX); }
+void Turns::release_gpu() {
+  if (lock_path_.empty()) return;
+  const std::lock_guard<std::mutex> hold(gpu_mutex_);
+  if (--gpu_runs_ == 0) {
+    close(gpu_fd_);
+    gpu_fd_ = -1;
+  }
+}
 
 Turn::Turn(Turns& turns, Turns::Kind kind) : turns_(turns) {
   turns_.enter(turns_.ask(), kind);
   try {
-    across_ = turns_.hold_across_graders(kind);
+    turns_.hold_gpu();
   } catch (...) {
     turns_.leave();
     throw;
@@ -79,7 +79,7 @@ Turn::Turn(Turns& turns, Turns::Kind kind) : turns_(turns) {
 }
 
 Turn::~Turn() {
-  if (across_ >= 0) close(across_);
+  turns_.release_gpu();
   turns_.leave();
 }
 

@@ -10,13 +10,12 @@
 // to 16 s for a moment when no other run was going, on the H100), and the solution's first runs
 // of every lab go at once.
 //
-// Graders that share a GPU (make grade-class runs several on each) keep the last rule among
-// them too: once its turn here has come, a run also holds a lock file of that GPU, shared, and a
-// timed pass holds it alone (flock(2), which the kernel releases when a grader dies). A timed
-// pass waiting for it holds a second file, the gate, that every run takes on its way in, so
-// that runs of other graders that ask after it wait for it (flock alone lets a shared holder
-// in while an exclusive one waits). Student and solution runs of different graders may run
-// side by side: each grader's students run as a user of their own (grading/student_uid.h).
+// Graders that share a GPU (make grade-class with JOBS above the GPUs, two make grade runs) take
+// it one at a time: the first of a grader's runs to go in takes the GPU's lock file alone, the
+// last to leave lets go (flock(2), which the kernel releases when a grader dies). Runs of one
+// grader are one student's; side by side with another's, a program that took all of the GPU's
+// memory would fail the other student's shapes, and the timed passes would wait for the other
+// grader's runs. Their builds, and what they do on the CPU, still go side by side.
 #pragma once
 
 #include <condition_variable>
@@ -37,19 +36,21 @@ class Turns {
   // Ends a turn that enter() gave.
   void leave();
 
-  // Shares the GPU with other graders through the lock file LOCK_PATH (and LOCK_PATH.gate), made
-  // if missing; "" shares it with no one.
+  // Shares the GPU with other graders through the lock file LOCK_PATH, made if missing; "" shares
+  // it with no one.
   void share_with_graders(const std::string& lock_path);
-  // Takes the lock file for a run of KIND whose turn here has come: the descriptor that holds it
-  // (closing it lets go), or -1 when the GPU is shared with no one. Throws std::runtime_error
-  // when the file cannot be opened or locked: timing beside another grader's runs is no option.
-  int hold_across_graders(Kind kind) const;
-  // Nsight Compute profiles one process at a time on a GPU: the descriptor of LOCK_PATH.profiler,
-  // held alone by this grader among those sharing the GPU (-1 when none does).
-  int hold_profiler() const;
+  // For a run whose turn here has come: waits until this grader has the GPU (the lock file,
+  // taken by its first run under way), and counts the run. Throws std::runtime_error when the
+  // file cannot be opened or locked: running beside another grader's runs is no option.
+  void hold_gpu();
+  // Counts the run out; the last one lets go of the lock file.
+  void release_gpu();
 
  private:
   std::string lock_path_;
+  std::mutex gpu_mutex_;  // held while the lock file is taken or let go
+  int gpu_fd_ = -1;       // the lock file, while this grader holds it
+  int gpu_runs_ = 0;      // the runs that hold it
   std::mutex mutex_;
   std::condition_variable changed_;
   uint64_t next_ticket_ = 0;  // the ticket of the next run to ask
@@ -68,7 +69,6 @@ class Turn {
 
  private:
   Turns& turns_;
-  int across_ = -1;  // the lock file shared with other graders, when held
 };
 
 }  // namespace grade

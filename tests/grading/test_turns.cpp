@@ -40,11 +40,11 @@ struct Runs {
     const uint64_t ticket = turns.ask();
     threads.emplace_back([this, &turns, name, kind, ms, ticket] {
       turns.enter(ticket, kind);
-      const int across = turns.hold_across_graders(kind);
+      turns.hold_gpu();
       log("+" + name);
       std::this_thread::sleep_for(std::chrono::milliseconds(ms));
       log("-" + name);
-      if (across >= 0) close(across);
+      turns.release_gpu();
       turns.leave();
     });
   }
@@ -92,27 +92,27 @@ TEST_SUITE("turns") {
 
   // Two graders of one GPU (make grade-class), as two Turns sharing a lock file: flock's locks
   // belong to each open file, so two in one process stand for two processes.
-  TEST_CASE("graders sharing a GPU: a timed pass waits for the other grader's runs, and runs asking after it wait for it") {
+  TEST_CASE("graders sharing a GPU take it one at a time: the other's timed pass waits for all of one's runs") {
     const std::string lock = "build/test/turns-" + std::to_string(getpid()) + ".lock";
     Runs runs(2, lock);
     runs.start("a1", Kind::student, 400, 0);
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
     runs.start("b-timed", Kind::alone, 100, 1);
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    runs.start("a2", Kind::student, 100, 0);  // grader a lets it beside a1; the GPU's gate must not
+    runs.start("a2", Kind::student, 100, 0);  // grader a holds the GPU still: a2 goes in beside a1
     const std::vector<std::string> events = runs.finish();
-    CHECK(events == std::vector<std::string>{"+a1", "-a1", "+b-timed", "-b-timed", "+a2", "-a2"});
-    for (const std::string& f : {lock, lock + ".gate"}) std::remove(f.c_str());
+    CHECK(events == std::vector<std::string>{"+a1", "+a2", "-a2", "-a1", "+b-timed", "-b-timed"});
+    std::remove(lock.c_str());
   }
 
-  TEST_CASE("graders sharing a GPU: runs that are not timed go side by side across graders") {
+  TEST_CASE("graders sharing a GPU: no run of one goes beside a run of the other") {
     const std::string lock = "build/test/turns-side-" + std::to_string(getpid()) + ".lock";
     Runs runs(2, lock);
     runs.start("a", Kind::student, 300, 0);
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    runs.start("b", Kind::solution, 100, 1);
+    runs.start("b", Kind::student, 100, 1);
     const std::vector<std::string> events = runs.finish();
-    CHECK(events == std::vector<std::string>{"+a", "+b", "-b", "-a"});
-    for (const std::string& f : {lock, lock + ".gate"}) std::remove(f.c_str());
+    CHECK(events == std::vector<std::string>{"+a", "-a", "+b", "-b"});
+    std::remove(lock.c_str());
   }
 }
