@@ -333,6 +333,13 @@ TEST_CASE("the solution's correctness run on the CPU backend is kept for the nex
   REQUIRE_MESSAGE(g.run.exited(0), g.run.output);
   CHECK(contains(g.run.output, "Score: 8/8"));
   CHECK(numbers(files[0]) == 3);
+  // Without namespaces a student's program could write the build folder, and with it the times
+  // the next grading reads (0 s, to cut the next student's limits to the floors): none is kept.
+  fs::remove_all(kept);
+  g = grade_fast("solutions", "01", {"--no-namespaces"}, {}, "build/grade-test-reports/kept-3");
+  REQUIRE_MESSAGE(g.run.exited(0), g.run.output);
+  CHECK(contains(g.run.output, "Score: 8/8"));
+  CHECK_FALSE(fs::exists(kept));
 }
 
 TEST_CASE("a program that hangs where no per-shape limit watches it costs seconds, not the rubric's minutes" *
