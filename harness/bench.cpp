@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
@@ -26,6 +27,7 @@
 #include "common/device_info.h"
 #include "common/exit_codes.h"
 #include "common/labs.h"
+#include "common/subprocess.h"
 #include "harness/bench_report.h"
 #include "harness/vendor.h"
 
@@ -36,8 +38,9 @@ namespace fs = std::filesystem;
 // A problem, the labs whose solutions solve it, and the stretch kernels beside them (a lab's
 // faster version, not graded: solutions/variants/NAME/LAB, built into
 // build/gpu/bin/solutions_variants_NAME/LAB). The sizes are larger than the H100's 50 MiB
-// L2 except the smallest matrix product, which shows a size that fits; the non-square product
-// makes C twice as wide as tall with a shorter K, and the non-square transpose a wide input.
+// L2 except the two smallest matrix products, which fit; of the non-square products, one makes
+// C twice as wide as tall with a shorter K, one eight times as tall as wide, and one a tall,
+// skinny C (16384 × 256) with a long K; the non-square transpose has a wide input.
 struct Stretch {
   std::string lab, variant;
 };
@@ -63,9 +66,12 @@ std::vector<Plan> plans() {
   const std::vector<Stretch> coarsened = {{"02_matmul_tiled", "coarsened"}};
   return {
       {lab::Case::matmul(1024, 1024, 1024), matmul, coarsened},
+      {lab::Case::matmul(2048, 2048, 2048), matmul, coarsened},
       {lab::Case::matmul(4096, 4096, 4096), matmul, coarsened},
       {lab::Case::matmul(8192, 8192, 8192), matmul, coarsened},
       {lab::Case::matmul(4096, 8192, 2048), matmul, coarsened},
+      {lab::Case::matmul(8192, 1024, 4096), matmul, coarsened},
+      {lab::Case::matmul(16384, 256, 4096), matmul, coarsened},
       {lab::Case::transpose(8192, 8192), transpose},
       {lab::Case::transpose(4096, 16384), transpose},
       {lab::Case::dot(int64_t(1) << 28), labs_of(lab::Op::kDot)},
@@ -147,6 +153,24 @@ std::string utc_now() {
   return text;
 }
 
+// The GPU's SM clock, its maximum, the memory clock and the temperature, as nvidia-smi gives
+// them for the device this process uses (found by its PCI bus id).
+std::string describe_clocks() {
+  char bus[32] = {};
+  int device = 0;
+  CUDA_CHECK(cudaGetDevice(&device));
+  CUDA_CHECK(cudaDeviceGetPCIBusId(bus, sizeof bus, device));
+  const lab::RunResult r = lab::run_command(
+      {"nvidia-smi", "-i", bus, "--query-gpu=clocks.sm,clocks.max.sm,clocks.mem,temperature.gpu", "--format=csv,noheader"});
+  std::istringstream fields(r.output);
+  std::string sm, max_sm, mem, temperature;
+  if (!r.exited(0) || !std::getline(fields, sm, ',') || !std::getline(fields, max_sm, ',') ||
+      !std::getline(fields, mem, ',') || !std::getline(fields, temperature)) {
+    return "unknown (nvidia-smi: " + r.describe() + ")";
+  }
+  return "SM" + sm + " of" + max_sm + " max, memory" + mem + "," + temperature + " C";
+}
+
 // The driver as the kernel module reports it, and the CUDA version its API implements.
 std::string describe_driver() {
   std::string version = lab::driver_version(read_file("/proc/driver/nvidia/version"));
@@ -220,6 +244,8 @@ lab::BenchReport measure_all(const Options& o, const lab::DeviceInfo& device, co
   report.command = o.command;
   report.reps = int(o.reps);
   report.warmup = lab::kWarmupRuns;
+  report.clocks_before = describe_clocks();
+  const auto start = std::chrono::steady_clock::now();
   for (const Plan& p : plans()) {
     std::vector<std::string> labs;
     for (const std::string& l : p.labs) {
@@ -227,6 +253,8 @@ lab::BenchReport measure_all(const Options& o, const lab::DeviceInfo& device, co
     }
     if (!labs.empty()) report.groups.push_back(measure(p, labs, o, device, scratch));
   }
+  report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  report.clocks_after = describe_clocks();
   return report;
 }
 

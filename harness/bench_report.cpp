@@ -217,8 +217,10 @@ BenchRow run_solution(const std::string& program, const std::string& lab_name, c
 std::string format_table(const BenchReport& report) {
   std::ostringstream out;
   out << "make bench on " << report.gpu << "\n  driver " << report.driver << ", CUDA runtime " << report.runtime
-      << ", " << report.date << "\n  medians of " << report.reps << " runs after " << report.warmup
-      << " warm-up runs, L2 flushed before each; spread: the fastest and the slowest run\n";
+      << ", " << report.date << "\n  clocks before: " << report.clocks_before << "; after: " << report.clocks_after
+      << "\n  medians of " << report.reps << " runs after " << report.warmup
+      << " warm-up runs, L2 flushed before each; spread: the fastest and the slowest run; "
+      << number("%.0f", report.seconds) << " s in all\n";
   const size_t name_width = 36;
   for (const BenchGroup& g : report.groups) {
     out << "\n" << g.title() << (g.note.empty() ? "" : " (" + g.note + ")") << "\n";
@@ -246,6 +248,9 @@ std::string format_markdown(const BenchReport& report, const std::string& chart_
       << "| driver | " << md_cell(report.driver) << " |\n"
       << "| CUDA runtime | " << md_cell(report.runtime) << " |\n"
       << "| date | " << md_cell(report.date) << " |\n"
+      << "| clocks | before the first run: " << md_cell(report.clocks_before) << "; after the last: "
+      << md_cell(report.clocks_after) << " (nvidia-smi; the bench never sets them) |\n"
+      << "| duration | " << number("%.0f", report.seconds) << " s |\n"
       << "| command | `" << md_cell(report.command) << "` |\n"
       << "| timing | the median of " << report.reps << " runs after " << report.warmup
       << " warm-up runs, the L2 cache flushed before each run; the spread is the fastest and the "
