@@ -28,6 +28,7 @@
 #include "common/exit_codes.h"
 #include "common/labs.h"
 #include "common/subprocess.h"
+#include "common/text.h"
 #include "harness/bench_report.h"
 #include "harness/vendor.h"
 
@@ -168,7 +169,8 @@ std::string describe_clocks() {
       !std::getline(fields, mem, ',') || !std::getline(fields, temperature)) {
     return "unknown (nvidia-smi: " + r.describe() + ")";
   }
-  return "SM" + sm + " of" + max_sm + " max, memory" + mem + "," + temperature + " C";
+  return "SM " + text::trim(sm) + " of " + text::trim(max_sm) + " max, memory " + text::trim(mem) + ", " +
+         text::trim(temperature) + " C";
 }
 
 // The driver as the kernel module reports it, and the CUDA version its API implements.

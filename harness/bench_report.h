@@ -54,7 +54,7 @@ struct BenchReport {
   std::string date;     // "2026-11-22 14:03 UTC"
   std::string command;  // what reproduces it: "make bench"
   // The GPU's clocks as nvidia-smi gave them before the first run and after the last:
-  // "SM 1980 MHz of 1980 max, memory 2619 MHz, 34 C" (a clock that fell shows in the second).
+  // "SM 1980 MHz of 1980 MHz max, memory 2619 MHz, 34 C" (a clock that fell shows in the second).
   std::string clocks_before, clocks_after;
   double seconds = 0;  // from the first run to the last
   int reps = 0, warmup = 0;

@@ -15,12 +15,13 @@
 //   step 3, matmul_register (stretch): a 256×128 block tile (the tile cuBLAS's own fp32
 //           kernel uses on the H100); each thread 16×8 outputs, float4 loads from shared and
 //           global memory, and the next tiles fetched from global memory while the current
-//           ones are multiplied.
+//           ones are multiplied. When C has fewer tiles than the GPU has SMs, the blocks
+//           share K out too (split-K), so that small products fill the GPU.
 //
 // Given: every constant and shared array; for steps 1 and 2 the staging of the tiles in
 // shared memory (stage_tile) and the loop along K with its barriers; for step 3 the tile
-// loading, the double-buffered loop and the choice of float4 or scalar accesses; the three
-// launchers.
+// loading, the double-buffered loop, the choice of float4 or scalar accesses and split-K; the
+// three launchers.
 //
 // Yours: seven tasks, numbered in the order to do them. Step 1: which outputs a thread owns
 // (1), their multiply-adds (2), their store (3). Step 2: the outer products (4), the store
@@ -186,6 +187,9 @@ static_assert(kBlockM * kBlockK % (4 * kThreads) == 0, "the A tile loads in whol
 static_assert(kBlockK * kBlockN % (4 * kThreads) == 0, "the B tile loads in whole float4 per thread");
 constexpr int kLoadsA = kBlockM * kBlockK / (4 * kThreads);  // float4 loads per thread: 2
 constexpr int kLoadsB = kBlockK * kBlockN / (4 * kThreads);  // 1
+// Split-K (the launcher): the least depth of K a split sums, so that its loop runs long enough
+// to pay for the extra pass that adds the splits up.
+constexpr int kMinSplitDepth = 256;
 
 // Row and column indices are unsigned 32-bit: with M or N near 2^31 - 1 a partial tile
 // reaches past INT_MAX, which overflows an int, but never past 2^32. Addresses are 64-bit
@@ -259,9 +263,11 @@ __device__ __forceinline__ void store_tiles(Tiles& t, int buf, const Staged& s) 
 
 // ---- kernel ----
 
-// grid  (ceil(N / 128), min(ceil(M / 256), kMaxGridRows)), block (256)
-// A: M×K, B: K×N, C: M×N, row-major. Block (bx, by) computes the 256×128 tile of C at
-// (by·256, bx·128) (then by + gridDim.y, ... while rows remain). Thread t = (ty, tx) =
+// grid  (ceil(N / 128), min(ceil(M / 256), kMaxGridRows), splits), block (256)
+// A: M×K, B: K×N, C: splits M×N slices, row-major. Block (bx, by, z) computes the 256×128
+// tile at (by·256, bx·128) (then by + gridDim.y, ... while rows remain) of the sum over k in
+// [z·depth, (z + 1)·depth) ∩ [0, K), into slice z of C; with one split, that is A·B, whole,
+// into C. depth is a multiple of kBlockK, so no tile straddles two splits. Thread t = (ty, tx) =
 // (t / 16, t % 16) computes the 16×8 elements at rows {g·64 + ty·4 + i : g < 4, i < 4} and
 // columns {h·64 + tx·4 + j : h < 2, j < 4} of the tile: groups of 4 rows and 4 columns, 64
 // apart, so that the 16 threads reading one row of a shared tile read 256 contiguous bytes
@@ -271,25 +277,29 @@ __device__ __forceinline__ void store_tiles(Tiles& t, int buf, const Staged& s) 
 template <bool VEC>
 __global__ void __launch_bounds__(kThreads, 1)
     matmul_register_kernel(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C,
-                           int M, int N, int K) {
+                           int M, int N, int K, int depth) {
   __shared__ __align__(16) Tiles tiles;
   const int ty = threadIdx.x / kThreadsN, tx = threadIdx.x % kThreadsN;
   const unsigned n0 = blockIdx.x * kBlockN;
-  const int steps = ceil_div(K, kBlockK);
+  // This block's split of K, and its own slice of the output.
+  const int k_begin = blockIdx.z * depth;
+  const int k_count = K - k_begin < depth ? K - k_begin : depth;  // the last split may be shorter
+  const int steps = ceil_div(k_count, kBlockK);
+  C += size_t(blockIdx.z) * M * N;
 
   for (unsigned tile_row = blockIdx.y; tile_row * kBlockM < unsigned(M); tile_row += gridDim.y) {
     const unsigned m0 = tile_row * kBlockM;
     float acc[kThreadM][kThreadN] = {};  // this thread's 16×8 block of C
 
     Staged staged;
-    fetch_tiles<VEC>(staged, A, B, M, N, K, m0, n0, 0);
+    fetch_tiles<VEC>(staged, A, B, M, N, K, m0, n0, k_begin);
     store_tiles(tiles, 0, staged);
     __syncthreads();
 
     for (int step = 0; step < steps; ++step) {
       const int buf = step % 2;
       // Start fetching the next tiles; their loads are in flight while we multiply.
-      if (step + 1 < steps) fetch_tiles<VEC>(staged, A, B, M, N, K, m0, n0, (step + 1) * kBlockK);
+      if (step + 1 < steps) fetch_tiles<VEC>(staged, A, B, M, N, K, m0, n0, k_begin + (step + 1) * kBlockK);
 
       // TODO(student) 6: add the outer products of the staged tiles into the 16×8 accumulators
       // Contract: acc[i][j] += (A's value of the thread's row i) · (B's value of its column j)
@@ -319,6 +329,39 @@ __global__ void __launch_bounds__(kThreads, 1)
   }
 }
 
+// ---- split-K's parts (given) ----
+
+int multiprocessor_count() {
+  int device = 0, count = 0;
+  CUDA_CHECK(cudaGetDevice(&device));
+  CUDA_CHECK(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device));
+  return count;
+}
+
+// Scratch memory for the slices, kept from call to call (as cuBLAS keeps its workspace; the
+// process's end frees it) and grown when a call needs more: the splits fill the SMs once, so
+// at most one 256×128 tile per SM, 17 MiB on an H100.
+float* split_scratch(size_t floats) {
+  static float* scratch = nullptr;
+  static size_t capacity = 0;
+  if (capacity < floats) {
+    CUDA_CHECK(cudaFree(scratch));
+    CUDA_CHECK(cudaMalloc(&scratch, floats * sizeof(float)));
+    capacity = floats;
+  }
+  return scratch;
+}
+
+// C[i] = the sum of slices[z·count + i] over z < splits, in the order of z: the same bits on
+// every run, which atomics into C would not give.
+__global__ void add_slices_kernel(const float* __restrict__ slices, float* __restrict__ C, size_t count, int splits) {
+  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < count; i += size_t(gridDim.x) * blockDim.x) {
+    float sum = 0.0f;
+    for (int z = 0; z < splits; ++z) sum += slices[z * count + i];
+    C[i] = sum;
+  }
+}
+
 // ---- launchers ----
 
 void matmul_register_1d(const float* A, const float* B, float* C, int M, int N, int K) {
@@ -337,15 +380,34 @@ void matmul_register_2d(const float* A, const float* B, float* C, int M, int N, 
 
 void matmul_register(const float* A, const float* B, float* C, int M, int N, int K) {
   if (M == 0 || N == 0) return;  // no elements of C; with K = 0 the kernel writes zeros
+  // Split-K: a 1024×1024 C has 32 tiles of 256×128 for the H100's 132 SMs. Then the blocks
+  // share K out as well, as many splits as fill the SMs once, each at least kMinSplitDepth
+  // deep: split z sums its part of K into slice z of a scratch buffer, and a second kernel
+  // adds the slices into C.
+  static const int sms = multiprocessor_count();
+  const int64_t tiles = int64_t(ceil_div(N, kBlockN)) * ceil_div(M, kBlockM);
+  int splits = int(std::max<int64_t>(1, std::min<int64_t>(sms / tiles, K / kMinSplitDepth)));
+  int depth = K;  // one split: all of K
+  if (splits > 1) {
+    depth = ceil_div(ceil_div(K, splits), kBlockK) * kBlockK;  // whole k tiles: none straddles two splits
+    splits = ceil_div(K, depth);                               // and none is left empty
+  }
+  float* out = splits == 1 ? C : split_scratch(size_t(splits) * M * N);
+
   const dim3 block(kThreads);
-  const dim3 grid(ceil_div(N, kBlockN), std::min(ceil_div(M, kBlockM), kMaxGridRows));
+  const dim3 grid(ceil_div(N, kBlockN), std::min(ceil_div(M, kBlockM), kMaxGridRows), splits);
   // float4 accesses need rows whose length is a multiple of 4 and 16-byte aligned bases.
   const bool aligned = (reinterpret_cast<uintptr_t>(A) | reinterpret_cast<uintptr_t>(B) |
-                        reinterpret_cast<uintptr_t>(C)) % 16 == 0;
+                        reinterpret_cast<uintptr_t>(out)) % 16 == 0;
   if (aligned && K % 4 == 0 && N % 4 == 0) {
-    matmul_register_kernel<true><<<grid, block>>>(A, B, C, M, N, K);
+    matmul_register_kernel<true><<<grid, block>>>(A, B, out, M, N, K, depth);
   } else {
-    matmul_register_kernel<false><<<grid, block>>>(A, B, C, M, N, K);
+    matmul_register_kernel<false><<<grid, block>>>(A, B, out, M, N, K, depth);
   }
   CHECK_LAUNCH();
+  if (splits > 1) {
+    const size_t count = size_t(M) * N;
+    add_slices_kernel<<<std::min<size_t>(ceil_div<size_t>(count, 256), size_t(sms) * 8), 256>>>(out, C, count, splits);
+    CHECK_LAUNCH();
+  }
 }

@@ -1,6 +1,7 @@
 // make bench's reports, from made-up measurements: shares are the ceiling's time over each
 // row's; the table, the Markdown page and the SVG chart show every row with its numbers, and a
-// row that was not timed as such; the driver's and CUDA's versions read right. A solution's row
+// row that was not timed as such; the GPU's clocks and the bench's duration are said; the driver's
+// and CUDA's versions read right. A solution's row
 // from its lab program's run. And the bench program itself, where nvcc-all built it: without a
 // GPU it says so and exits 2.
 #include <doctest/doctest.h>
@@ -50,6 +51,9 @@ BenchReport sample() {
   r.runtime = "13.0";
   r.date = "2026-11-22 14:03 UTC";
   r.command = "make bench";
+  r.clocks_before = "SM 1980 MHz of 1980 MHz max, memory 2619 MHz, 40 C";
+  r.clocks_after = "SM 1755 MHz of 1980 MHz max, memory 2619 MHz, 71 C";
+  r.seconds = 58.4;
   r.reps = 20;
   r.warmup = 3;
 
@@ -122,6 +126,9 @@ TEST_CASE("the table has every row, its numbers, and why a row was not timed") {
   CAPTURE(t);
   check_contains_each(t, {"NVIDIA H100 80GB HBM3",
                           "driver 580.159.04 (CUDA 13.0 driver API), CUDA runtime 13.0, 2026-11-22 14:03 UTC",
+                          "clocks before: SM 1980 MHz of 1980 MHz max, memory 2619 MHz, 40 C; after: SM 1755 MHz of "
+                          "1980 MHz max, memory 2619 MHz, 71 C",
+                          "the fastest and the slowest run; 58 s in all",
                           "matmul M=1024 N=1024 K=1024 (its 12.0 MiB fit in the 50.0 MiB L2)",
                           "did not run, not timed\n      killed by SIGSEGV"});
   // 2·1024³ flops in 4 ms: 0.54 TFLOP/s; 2^31 + 4 bytes in 1 ms: 2.15 TB/s.
@@ -139,6 +146,9 @@ TEST_CASE("the Markdown page: the conditions, the chart, one table row per imple
                            "| driver | 580.159.04 (CUDA 13.0 driver API) |",
                            "| CUDA runtime | 13.0 |",
                            "| date | 2026-11-22 14:03 UTC |",
+                           "| clocks | before the first run: SM 1980 MHz of 1980 MHz max, memory 2619 MHz, 40 C; after the "
+                           "last: SM 1755 MHz of 1980 MHz max, memory 2619 MHz, 71 C (nvidia-smi; the bench never sets them) |",
+                           "| duration | 58 s |",
                            "| command | `make bench` |",
                            "the median of 20 runs after 3 warm-up runs",
                            "](performance.svg)"});
@@ -148,7 +158,7 @@ TEST_CASE("the Markdown page: the conditions, the chart, one table row per imple
                            "|  | cuBLAS SGEMM (fp32) (ceiling) | 2.000 | 1.950-2.050 | 1.07 TFLOP/s | 100.0% |",
                            "| dot n=268435456 | 05 dot_reduction | 1.000 | 0.975-1.025 | 2.15 TB/s | 110.0% |",
                            "|  | device-to-device copy (ceiling) | 1.100 |"});
-  CHECK(count_of(md, "\n| ") == 7 + 8);  // the conditions (a header, 6 rows), the table (a header, 7 rows)
+  CHECK(count_of(md, "\n| ") == 9 + 8);  // the conditions (a header, 8 rows), the table (a header, 7 rows)
   // Why each row was not timed, below the table.
   check_contains_each(md, {"- matmul M=1024 N=1024 K=1024, 02 matmul_tiled: wrong result, not timed (exit 1: check    FAIL: 7 of",
                            "- dot n=268435456, CUB <reduce> & co: did not run, not timed (killed by SIGSEGV)"});
