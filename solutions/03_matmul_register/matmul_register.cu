@@ -416,30 +416,32 @@ __global__ void __launch_bounds__(kThreads, 1)
 
 // ---- split-K's parts (given) ----
 
-int multiprocessor_count() {
+static int multiprocessor_count() {
   int device = 0, count = 0;
   CUDA_CHECK(cudaGetDevice(&device));
   CUDA_CHECK(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device));
   return count;
 }
 
-// Scratch memory for the slices, kept from call to call (as cuBLAS keeps its workspace; the
-// process's end frees it) and grown when a call needs more: the splits fill the SMs once, so
-// at most one 256×128 tile per SM, 17 MiB on an H100.
-float* split_scratch(size_t floats) {
-  static float* scratch = nullptr;
-  static size_t capacity = 0;
-  if (capacity < floats) {
-    CUDA_CHECK(cudaFree(scratch));
-    CUDA_CHECK(cudaMalloc(&scratch, floats * sizeof(float)));
-    capacity = floats;
-  }
+// Scratch memory for the slices, allocated at the first call that splits and kept (as cuBLAS
+// keeps its workspace; the process's end frees it). The splits fill the SMs once, so the slices
+// never need more than one 256×128 tile per SM: 17 MiB on an H100, allocated once, so that no
+// later call waits on a cudaFree. nullptr where that memory cannot be had: then no split.
+static float* split_scratch(int sms) {
+  static float* scratch = [sms] {
+    float* p = nullptr;
+    if (cudaMalloc(&p, size_t(sms) * kBlockM * kBlockN * sizeof(float)) != cudaSuccess) {
+      (void)cudaGetLastError();  // not a sticky error: the product runs without splitting
+      p = nullptr;
+    }
+    return p;
+  }();
   return scratch;
 }
 
 // C[i] = the sum of slices[z·count + i] over z < splits, in the order of z: the same bits on
 // every run, which atomics into C would not give.
-__global__ void add_slices_kernel(const float* __restrict__ slices, float* __restrict__ C, size_t count, int splits) {
+static __global__ void add_slices_kernel(const float* __restrict__ slices, float* __restrict__ C, size_t count, int splits) {
   for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < count; i += size_t(gridDim.x) * blockDim.x) {
     float sum = 0.0f;
     for (int z = 0; z < splits; ++z) sum += slices[z * count + i];
@@ -472,12 +474,14 @@ void matmul_register(const float* A, const float* B, float* C, int M, int N, int
   static const int sms = multiprocessor_count();
   const int64_t tiles = int64_t(ceil_div(N, kBlockN)) * ceil_div(M, kBlockM);
   int splits = int(std::max<int64_t>(1, std::min<int64_t>(sms / tiles, K / kMinSplitDepth)));
-  int depth = K;  // one split: all of K
+  float* const scratch = splits > 1 ? split_scratch(sms) : nullptr;
+  if (scratch == nullptr) splits = 1;  // without memory for the slices, the product runs whole
+  int depth = K;                       // one split: all of K
   if (splits > 1) {
     depth = ceil_div(ceil_div(K, splits), kBlockK) * kBlockK;  // whole k tiles: none straddles two splits
     splits = ceil_div(K, depth);                               // and none is left empty
   }
-  float* out = splits == 1 ? C : split_scratch(size_t(splits) * M * N);
+  float* out = splits > 1 ? scratch : C;
 
   const dim3 block(kThreads);
   const dim3 grid(ceil_div(N, kBlockN), std::min(ceil_div(M, kBlockM), kMaxGridRows), splits);

@@ -57,24 +57,26 @@ TEST_CASE("step 3's solution, the tuned kernel, passes every shape, and is the p
 }
 
 // Split-K runs only where C has fewer tiles than the GPU has SMs: on the CPU backend, as many
-// as CPUSIM_THREADS says. With 8, these shapes split K in 8, 4 and 2 (one 256×128 tile, then
-// four; K a multiple of the 8-deep tile or not, float4 accesses or not), which the backend's
-// launch log shows, and each sum is still right.
+// as CPUSIM_THREADS says. With 8 of them, these shapes split K in 8, 4, 4 and 2 (one 256×128
+// tile, then four; the last split shorter or not; float4 accesses or not), and one K is too
+// short to split; with 40, K = 10248 asks for 40 splits of 264 and needs only 39. The backend's
+// launch log shows the grid and the adding pass, and each sum is still right.
 TEST_CASE("step 3 splits K when C has fewer tiles than the GPU has SMs, and adds the splits up right" *
           doctest::skip(lab_test::kNoCpuSolutions)) {
   const struct {
     Shape shape;
-    std::string grid;
-  } cases[] = {{matmul(256, 128, 2048), "grid=1,1,8 "}, {matmul(255, 127, 1031), "grid=1,1,4 "},
-               {matmul(300, 130, 777), "grid=2,2,2 "}, {matmul(256, 256, 300), "grid=2,1,1 "}};
+    std::string threads, grid;
+  } cases[] = {{matmul(256, 128, 2048), "8", "grid=1,1,8 "},   {matmul(255, 127, 1031), "8", "grid=1,1,4 "},
+               {matmul(256, 128, 1028), "8", "grid=1,1,4 "},   {matmul(300, 130, 777), "8", "grid=2,2,2 "},
+               {matmul(256, 256, 300), "8", "grid=2,1,1 "},    {matmul(256, 128, 10248), "40", "grid=1,1,39 "}};
   for (const auto& c : cases) {
-    SUBCASE(c.shape.name.c_str()) {
+    SUBCASE((c.shape.name + ", " + c.threads + " SMs").c_str()) {
       std::vector<std::string> argv = {lab_test::program("cpu", lab_test::kSolutions, "03_matmul_register")};
       argv.insert(argv.end(), c.shape.args.begin(), c.shape.args.end());
       argv.insert(argv.end(), {"--no-time", "--no-edges"});
       lab::RunOptions options;
       options.timeout_s = 120;
-      options.env = {"CPUSIM_THREADS=8", "CPUSIM_LAUNCH_LOG=/dev/stdout"};
+      options.env = {"CPUSIM_THREADS=" + c.threads, "CPUSIM_LAUNCH_LOG=/dev/stdout"};
       const lab::RunResult r = lab::run_command(argv, options);
       CAPTURE(r.output);
       CHECK_MESSAGE(r.exited(0), r.describe());
