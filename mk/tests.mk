@@ -43,6 +43,7 @@ $(BUILD)/test/grading/test_technique $(BUILD)/test/grading/test_sandbox $(BUILD)
   $(BUILD)/test/grading/test_build_folder: $(filter-out %/grade.o,$(GRADER_OBJS))
 $(BUILD)/test/grading/test_utf8 $(BUILD)/test/grading/test_grade: $(BUILD)/host/grading/utf8.o
 $(BUILD)/test/grading/test_turns: $(BUILD)/host/grading/turns.o
+$(BUILD)/test/grading/test_report: $(BUILD)/host/grading/report.o $(BUILD)/host/grading/utf8.o
 $(BUILD)/test/grading/test_grade: $(BUILD)/host/grading/progress.o $(BUILD)/host/grading/report.o \
   $(BUILD)/host/grading/student_uid.o
 # The targets' tests record and look up targets with the grader's code, and run the grader.
