@@ -33,7 +33,7 @@ CPUSIM_SUITE_PROGRAMS := vector_add matmul_shared warp_reduce indexing shared_st
   sync_variants warp_ops atomics vector_types math_funcs templates runtime_api printf_kernel \
   too_many_threads error_semantics big_dynamic_smem uninitialized missing_barrier divergent_barrier \
   early_return_barrier warp_mask_exited oob_global oob_shared race_blocks assert_fail \
-  crash_null host_pointer_arg stack_overflow spin_wait
+  crash_null host_pointer_arg misaligned_float4 stack_overflow spin_wait
 CPUSIM_SUITE_ASAN := oob_global oob_shared vector_add
 CPUSIM_SUITE_TSAN := race_blocks missing_barrier matmul_shared warp_reduce
 CPUSIM_SUITE_COUNT := access_patterns

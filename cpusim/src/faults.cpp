@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <mutex>
@@ -62,6 +63,47 @@ void fault_in_block(block_context& b, cudaError_t error, const std::string& text
   yield_to_scheduler(*t);
   std::abort();  // an abandoned fiber is never resumed
 }
+
+// ---- misaligned accesses ----
+// cpucc compiles kernels with GCC's -fsanitize=alignment, which checks every typed access through
+// a pointer and calls this function when the address is not a multiple of the type's alignment.
+// A GPU faults on such an access (a float4 load from a + 1: cudaErrorMisalignedAddress); an x86
+// CPU does not, so without the check a kernel wrong on every GPU would pass here. cpucc does not
+// link libubsan: this is its handler, with the layout GCC passes (libubsan's TypeMismatchData, v1).
+namespace {
+struct ubsan_location {
+  const char* file;
+  uint32_t line, column;
+};
+struct ubsan_type {
+  uint16_t kind, info;
+  char name[1];  // the type's spelling, as long as it is
+};
+struct ubsan_type_mismatch {
+  ubsan_location where;
+  const ubsan_type* type;
+  unsigned char log_alignment, check_kind;
+};
+}  // namespace
+
+}  // namespace cpusim::detail
+
+extern "C" void __ubsan_handle_type_mismatch_v1(void* data, void* pointer) {
+  using namespace cpusim::detail;
+  // Host code (the launcher, the harness) runs on the CPU as it does beside a GPU: no fault there.
+  if (current_thread == nullptr || current_block == nullptr) return;
+  const auto& d = *static_cast<const ubsan_type_mismatch*>(data);
+  const size_t alignment = size_t(1) << d.log_alignment;
+  char address[32];
+  snprintf(address, sizeof address, "%p", pointer);
+  fault_in_thread(cudaErrorMisalignedAddress,
+                  "error: misaligned address in " + kernel_and_block(*current_block) + " thread " +
+                      describe_thread(current_thread->index) + " at " + where({d.where.file, int(d.where.line)}) +
+                      ": an access to " + d.type->name + " at " + address + ", which is not a multiple of its " +
+                      std::to_string(alignment) + " bytes (on a GPU: cudaErrorMisalignedAddress)");
+}
+
+namespace cpusim::detail {
 
 // ---- crashes ----
 namespace {

@@ -284,6 +284,13 @@ TEST_SUITE("cpusim") {
           // As on a GPU, the fault is not a launch error: cudaDeviceSynchronize reports it.
           line_of("cpusim/tests/suite/host_pointer_arg.cu", "CUDA_CHECK(cudaDeviceSynchronize())") +
               ": cudaDeviceSynchronize() failed: cudaErrorIllegalAddress"}},
+        // An x86 CPU loads 16 bytes from any address; a GPU faults, and so does cpusim.
+        {"a float4 load one float past alignment", "misaligned_float4", "exit 0",
+         {"misaligned_float4: a: cudaSuccess\n",
+          "cpusim: error: misaligned address in kernel 'sum4_kernel' block (0,0,0) thread (0,0,0) at " +
+              line_of("cpusim/tests/suite/misaligned_float4.cu", "BUG") + ": an access to 'const struct float4' at 0x",
+          "which is not a multiple of its 16 bytes (on a GPU: cudaErrorMisalignedAddress)",
+          "misaligned_float4: a + 1: cudaErrorMisalignedAddress\n"}},
     });
   }
 

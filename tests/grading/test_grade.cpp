@@ -263,6 +263,8 @@ TEST_CASE("each wrong submission is caught by its check, and by make check where
       // missing zeroing a matrix's C += ....
       {"build/corpus/no_memset_05", "05", "correctness", "which nobody set to 0 first", "C += "},
       {"build/corpus/no_tail_05", "05", "correctness", "exactly once", "differs between two runs"},
+      // float4 loads from a + 1: a GPU faults, and the CPU backend faults as it does.
+      {"build/corpus/misaligned_05", "05", "correctness", "cudaErrorMisalignedAddress"},
       {"tests/corpus/fake_success", "01", "correctness", "exit 0 before finishing this shape"},
       {"tests/corpus/cublas_call", "01", "build", "uses cuBLAS (cublas_v2.h)"},
       {"build/corpus/interpose", "01", "build", "defines getrandom, which another part of the lab program"},
