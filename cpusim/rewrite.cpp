@@ -252,6 +252,9 @@ class rewriter {
                  (src_.is(i + 1, "(") || src_.is(i + 1, "volatile") || src_.is(i + 1, "__volatile__") ||
                   src_.is(i + 1, "goto"))) {
         error(i, "inline assembly (asm) needs a GPU: the CPU backend (cpusim) cannot run inline PTX");
+      } else if (t.user && turns_off_a_check(i)) {
+        error(i, "'" + src_.str(i) + "' turns off a check of the CPU backend (cpusim), which stands for a GPU's own "
+                 "fault or compute-sanitizer's finding there: it is not allowed");
       } else if (t.user && here.kernel && src_.is(i, "return") && src_.is(i + 1, ";")) {
         edits_.push_back({t.begin, t.end, "return ::cpusim::kernel_return(__builtin_FILE(), __builtin_LINE())"});
       }
@@ -275,6 +278,20 @@ class rewriter {
   }
 
  private:
+  // GCC's attributes that exempt a function from the sanitizers cpucc compiles with
+  // (-fsanitize=alignment, address, thread): a kernel could hide its misaligned access, its
+  // out-of-bounds index or its race from the checks that a GPU makes by itself.
+  bool turns_off_a_check(size_t i) const {
+    static const char* const names[] = {"no_sanitize", "__no_sanitize__", "no_sanitize_address", "__no_sanitize_address__",
+                                        "no_sanitize_thread", "__no_sanitize_thread__", "no_sanitize_undefined",
+                                        "__no_sanitize_undefined__", "no_address_safety_analysis",
+                                        "__no_address_safety_analysis__", "disable_sanitizer_instrumentation",
+                                        "__disable_sanitizer_instrumentation__"};
+    for (const char* name : names)
+      if (src_.is(i, name)) return true;
+    return false;
+  }
+
   void error(size_t i, const std::string& message) {
     const token& t = src_.tokens[i];
     std::fprintf(stderr, "%s:%d: error: %s\n", src_.files[t.file].c_str(), t.line, message.c_str());

@@ -455,6 +455,9 @@ TEST_SUITE("cpusim") {
           {"cpusim/tests/suite/compile_fail/reject_texture.cu", "needs a GPU: the CPU backend (cpusim) cannot run it"},
           {"cpusim/tests/suite/compile_fail/reject_asm.cu",
            line_of("cpusim/tests/suite/compile_fail/reject_asm.cu", "asm volatile") + ": error: inline assembly (asm) needs a GPU"},
+          {"cpusim/tests/suite/compile_fail/reject_no_sanitize.cu",
+           line_of("cpusim/tests/suite/compile_fail/reject_no_sanitize.cu", "no_sanitize(\"alignment\")") +
+               ": error: 'no_sanitize' turns off a check of the CPU backend"},
           {"cpusim/tests/suite/compile_fail/reject_dynamic_parallelism.cu",
            line_of("cpusim/tests/suite/compile_fail/reject_dynamic_parallelism.cu", "child_kernel<<<") +
                ": error: launching a kernel from device code (dynamic parallelism) needs a GPU"},
