@@ -172,9 +172,10 @@ test: deps
 # (0 all timed, 1 something wrong or not run, 2 could not run) is printed: make's is 2 for any.
 BENCH_OUT ?= $(BUILD)/bench
 # The stretch kernels the bench times beside the solutions (harness/bench.cpp names them too).
-BENCH_STRETCH := solutions/variants/coarsened/02_matmul_tiled
-$(foreach v,$(BENCH_STRETCH),$(if $(filter $(patsubst %/,%,$(dir $(v))),$(SRC_DIRS)),,\
-  $(eval $(call lab_program_rules,$(notdir $(v)),$(patsubst %/,%,$(dir $(v))),gpu))))
+BENCH_STRETCH := solutions/variants/coarsened/02_matmul_tiled solutions/variants/strassen/03_matmul_register
+# Their programs: on the GPU for the bench, on the CPU backend for their tests (mk/tests.mk).
+$(foreach v,$(BENCH_STRETCH),$(if $(filter $(patsubst %/,%,$(dir $(v))),$(SRC_DIRS)),,$(foreach f,gpu cpu,\
+  $(eval $(call lab_program_rules,$(notdir $(v)),$(patsubst %/,%,$(dir $(v))),$(f))))))
 ## on a GPU: every solution against cuBLAS, a copy and CUB; writes performance.md and .svg, and grading/targets.txt
 bench:
 	@[ "$(BACKEND)" = gpu ] || { echo "make bench needs a GPU: it times the solutions and cuBLAS on one, and this" \

@@ -89,6 +89,43 @@ TEST_CASE("step 3 splits K when C has fewer tiles than the GPU has SMs, and adds
   }
 }
 
+// solutions/variants/strassen, the stretch kernel beyond cuBLAS (docs/tuning.md): seven launches
+// of Strassen's products where M is even, N and K multiples of 8, the pointers 16-byte aligned
+// and the quadrants' tiles fill the SMs well enough (with 2 SMs, the CPU backend's CPUSIM_THREADS
+// here: 512x512x512 and 1024x512x256); one classical launch otherwise: an odd M, N or K not a
+// multiple of 8, inputs off alignment, products too small to pay. Each sum and sign of the
+// seven products must be right for the result to pass.
+TEST_CASE("the strassen stretch variant is right by Strassen's seven products and by its classical path" *
+          doctest::skip(lab_test::kNoCpuSolutions)) {
+  const struct {
+    Shape shape;
+    int launches;
+  } cases[] = {{matmul(512, 512, 512), 7},  {matmul(1024, 512, 256), 7}, {matmul(513, 512, 512), 1},
+               {matmul(512, 516, 512), 1},  {matmul(512, 512, 516), 1},  {matmul(514, 520, 1032), 1},
+               {matmul(256, 256, 64), 1},   {matmul(9, 8, 0), 1}};
+  for (const auto& c : cases) {
+    for (const std::string offset : {"0", "1"}) {
+      SUBCASE((c.shape.name + " offset " + offset).c_str()) {
+        std::vector<std::string> argv = {lab_test::program("cpu", "solutions_variants_strassen", "03_matmul_register")};
+        argv.insert(argv.end(), c.shape.args.begin(), c.shape.args.end());
+        argv.insert(argv.end(), {"--offset", offset, "--no-time", "--no-edges"});
+        lab::RunOptions options;
+        options.timeout_s = 120;
+        options.env = {"CPUSIM_THREADS=2", "CPUSIM_LAUNCH_LOG=/dev/stdout"};
+        const lab::RunResult r = lab::run_command(argv, options);
+        CAPTURE(r.output);
+        CHECK_MESSAGE(r.exited(0), r.describe());
+        CHECK(contains(r.output, "check    PASS"));
+        size_t launches = 0;
+        for (size_t at = r.output.find("kernel=matmul_strassen_kernel"); at != std::string::npos;
+             at = r.output.find("kernel=matmul_strassen_kernel", at + 1))
+          ++launches;
+        CHECK(launches == size_t(offset == "0" ? c.launches : 1));
+      }
+    }
+  }
+}
+
 TEST_CASE("the skeleton fails cleanly at every step" * doctest::skip(lab_test::kNoSolutions)) {
   for (const std::string step : {"1", "2", "3"}) {
     lab_test::check_skeleton_fails("03_matmul_register", at_step(step, {matmul(1, 1, 1), matmul(130, 140, 40)}));
