@@ -272,7 +272,7 @@ std::string format_markdown(const BenchReport& report, const std::string& chart_
          "run leaves the data in device memory. A problem whose data fit in the L2 (said beside it) cannot "
          "be: the flush still empties the cache before each run, but the kernel's own re-reads within a "
          "run hit it.\n\n"
-      << "**Stretch** rows are faster versions of a lab's solution, kept beside it and not graded. How "
+      << "**Stretch** rows are versions of a lab's solution that try to go further, kept beside it and not graded. How "
          "the solutions were tuned, what each attempt predicted and measured, and what stands between "
          "them and their targets: docs/tuning.md. The strassen row does 7/8 of the classical product's "
          "multiply-adds (Strassen's algorithm, one level): its TFLOP/s count the classical 2·M·N·K, an "
