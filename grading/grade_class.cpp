@@ -46,6 +46,7 @@
 #include "grading/class/similarity.h"
 #include "grading/class/slurm.h"
 #include "grading/class/submitted.h"
+#include "grading/class/time_left.h"
 #include "grading/isolation.h"
 #include "grading/report.h"
 #include "grading/rubric.h"
@@ -246,7 +247,7 @@ class Progress {
     if (row.status != "graded") ++not_graded_;
     if (!kept) ++graded_now_;
     const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-    const double left = graded_now_ > 0 ? elapsed / double(done_) * double(total_ - done_) : 0;
+    const double left = grade::seconds_left(elapsed, graded_now_, done_, total_);
     const std::string score = row.status == "graded" ? " " + grade::points_text(row.total()) + "/" + grade::points_text(row.max_total()) : "";
     std::printf("[%zu/%zu] %s: %s%s%s; %zu not graded; about %.0f s left\n", done_, total_, grade::printable(row.student.id).c_str(),
                 row.status.c_str(), score.c_str(), kept ? " (unchanged since the last run: kept)" : "", not_graded_, left);

@@ -21,6 +21,7 @@
 
 #include "common/subprocess.h"
 #include "grading/class/csv.h"
+#include "grading/class/time_left.h"
 #ifndef GRADE_CLASS_MISSING
 #include "grading/class/archive.h"
 #endif
@@ -204,6 +205,16 @@ bool have_chromium() { return lab::run_command({"sh", "-c", "command -v chromium
 }  // namespace
 
 TEST_SUITE("grade-class") {
+
+// The progress line's estimate: the pace is the time over the students graded in this run, so
+// that a resumed run's kept students (no time each) do not make the rest look quick.
+TEST_CASE("the time left goes by the students graded in this run, not the kept ones") {
+  CHECK(grade::seconds_left(100, 0, 0, 10) == 0);        // no pace yet
+  CHECK(grade::seconds_left(100, 4, 4, 10) == 150);      // 25 s a student, 6 to go
+  CHECK(grade::seconds_left(80, 2, 94, 100) == 240);     // 92 kept, 2 graded in 80 s: 6 to go at 40 s
+  CHECK(grade::seconds_left(0.5, 0, 94, 100) == 0);      // only kept ones so far
+  CHECK(grade::seconds_left(300, 10, 100, 100) == 0);    // all done
+}
 
 #ifdef GRADE_CLASS_MISSING
 TEST_CASE("make grade-class is not built here: the Debian packages " GRADE_CLASS_MISSING
