@@ -90,19 +90,21 @@ TEST_CASE("step 3 splits K when C has fewer tiles than the GPU has SMs, and adds
 }
 
 // solutions/variants/strassen, the stretch kernel beyond cuBLAS (docs/tuning.md): seven launches
-// of Strassen's products where M is even, N and K multiples of 8, the pointers 16-byte aligned
-// and the quadrants' tiles fill the SMs well enough (with 2 SMs, the CPU backend's CPUSIM_THREADS
-// here: 512x512x512 and 1024x512x256); one classical launch otherwise: an odd M, N or K not a
-// multiple of 8, inputs off alignment, products too small to pay. Each sum and sign of the
-// seven products must be right for the result to pass.
+// of Strassen's products where M is even, N and K multiples of 8, the pointers 16-byte aligned,
+// the products at least 2048 deep and their tiles fill the SMs well enough (with the one SM of
+// CPUSIM_THREADS=1: 512x256x4096, and 500x248x4104, whose quadrants end in partial tiles along
+// every dimension); one classical launch otherwise: products too shallow (K = 2048), an odd M, N
+// or K not a multiple of 8, too few tiles, inputs off alignment (offset 1). Each sum, sign and
+// target of the seven products, and each bound within a quadrant, must be right for the result
+// to pass: a bound off by a quadrant reads or writes the next one, memory the checks allow.
 TEST_CASE("the strassen stretch variant is right by Strassen's seven products and by its classical path" *
           doctest::skip(lab_test::kNoCpuSolutions)) {
   const struct {
     Shape shape;
     int launches;
-  } cases[] = {{matmul(512, 512, 512), 7},  {matmul(1024, 512, 256), 7}, {matmul(513, 512, 512), 1},
-               {matmul(512, 516, 512), 1},  {matmul(512, 512, 516), 1},  {matmul(514, 520, 1032), 1},
-               {matmul(256, 256, 64), 1},   {matmul(9, 8, 0), 1}};
+  } cases[] = {{matmul(512, 256, 4096), 7}, {matmul(500, 248, 4104), 7}, {matmul(512, 256, 2048), 1},
+               {matmul(513, 256, 4096), 1}, {matmul(512, 260, 4096), 1}, {matmul(512, 256, 4100), 1},
+               {matmul(256, 128, 4096), 1}, {matmul(9, 8, 0), 1}};
   for (const auto& c : cases) {
     for (const std::string offset : {"0", "1"}) {
       SUBCASE((c.shape.name + " offset " + offset).c_str()) {
@@ -111,7 +113,7 @@ TEST_CASE("the strassen stretch variant is right by Strassen's seven products an
         argv.insert(argv.end(), {"--offset", offset, "--no-time", "--no-edges"});
         lab::RunOptions options;
         options.timeout_s = 120;
-        options.env = {"CPUSIM_THREADS=2", "CPUSIM_LAUNCH_LOG=/dev/stdout"};
+        options.env = {"CPUSIM_THREADS=1", "CPUSIM_LAUNCH_LOG=/dev/stdout"};
         const lab::RunResult r = lab::run_command(argv, options);
         CAPTURE(r.output);
         CHECK_MESSAGE(r.exited(0), r.describe());

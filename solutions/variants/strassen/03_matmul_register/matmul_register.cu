@@ -1,8 +1,8 @@
 // Lab 03, stretch beyond cuBLAS: lab 03's step 3 kernel under one level of Strassen's
 // algorithm. Not graded; students are graded against solutions/03_matmul_register.
 //
-// Why: on an H100 the step 3 kernel issues the same FFMAs as cuBLAS's fp32 kernel at 92% of its
-// speed; the gap is how the instructions are scheduled (docs/tuning.md), which CUDA C does not
+// Why: on an H100 the step 3 kernel issues the same FFMAs as cuBLAS's fp32 kernel at 91 to 92% of
+// its speed; the gap is how the instructions are scheduled (docs/tuning.md), which CUDA C does not
 // control. What CUDA C does control is how many multiply-adds there are. Cut A, B and C into
 // 2×2 quadrants. The classical product needs 8 products of quadrants (C11 = A11·B11 + A12·B21,
 // ...); Strassen (1969) found that 7 products of sums of quadrants will do:
@@ -47,7 +47,9 @@ constexpr int kThreadsN = kBlockN / kThreadN;    // 16
 constexpr int kThreads = kThreadsM * kThreadsN;  // 256
 constexpr int kGroupStrideM = kThreadsM * 4;     // 64
 constexpr int kGroupStrideN = kThreadsN * 4;     // 64
+static_assert(kBlockM % kThreadM == 0 && kBlockN % kThreadN == 0, "thread tiles must cover the block");
 static_assert(kThreadM % 4 == 0 && kThreadN % 4 == 0, "a thread's rows and columns are groups of 4 (float4)");
+static_assert(kThreadsN == 16 && kThreads % 32 == 0, "a warp is two rows of 16 threads (see the kernel's contract)");
 static_assert(kBlockM * kBlockK % (4 * kThreads) == 0 && kBlockK * kBlockN % (4 * kThreads) == 0,
               "the tiles load in whole float4 per thread");
 constexpr int kLoadsA = kBlockM * kBlockK / (4 * kThreads);  // float4 loads per thread: 2
@@ -182,8 +184,10 @@ __device__ __forceinline__ void put4(const Target& t, int ldc, unsigned cols, un
 
 // grid  (ceil(cols / 128), min(ceil(rows / 256), kMaxGridRows)), block (256)
 // One product p of d's sizes: block (bx, by) computes the 256×128 tile at (by·256, bx·128)
-// (then by + gridDim.y, ... while rows remain) of a·b, and puts it into p's targets. Threads
-// own step 3's 16×8 outputs. VEC: every row length and block start a multiple of 4 floats,
+// (then by + gridDim.y, ... while rows remain) of a·b, and puts it into p's targets. Thread
+// t = (ty, tx) = (t / 16, t % 16) computes, as in step 3, the 16×8 elements at rows
+// {g·64 + ty·4 + i : g < 4, i < 4} and columns {h·64 + tx·4 + j : h < 2, j < 4} of the tile: the
+// 16 threads reading one row of a shared tile read 256 contiguous bytes. VEC: every row length and block start a multiple of 4 floats,
 // 16-byte aligned. Blocks of one launch write disjoint tiles: the launches of one matrix
 // product run one after another, so that each add reads what the one before wrote.
 template <bool VEC>
@@ -264,7 +268,13 @@ static void launch(const Product& p, const Dims& d, bool vec) {
 // the SMs (one block per SM): the classical product ceil(tiles / SMs) rounds of depth K, the
 // 7 products 7 · ceil(tiles of a quadrant / SMs) rounds of depth K/2. On an H100 (132 SMs):
 // 4096³ is 4 rounds against 7 · 1 / 2 = 3.5, 8192³ 16 against 14; 2048³ 1 against 3.5 (no).
+// That count leaves out what the sums cost: each product reads twice the tiles of a summed
+// operand and adds into C, a cost per element of C that a short K does not pay back. Measured
+// on the H100, 4096 × 8192 × 2048 (products 1024 deep) ran slower by Strassen (3.10 ms) than
+// in one launch (3.03 ms), 4096³ (2048 deep) faster: hence the least depth.
+constexpr int kMinStrassenDepth = 2048;
 static bool strassen_pays(int M, int N, int K, int sms) {
+  if (K / 2 < kMinStrassenDepth) return false;
   const int64_t tiles = int64_t(ceil_div(M, kBlockM)) * ceil_div(N, kBlockN);
   const int64_t quadrant_tiles = int64_t(ceil_div(M / 2, kBlockM)) * ceil_div(N / 2, kBlockN);
   return 7 * ceil_div<int64_t>(quadrant_tiles, sms) < 2 * ceil_div<int64_t>(tiles, sms);
