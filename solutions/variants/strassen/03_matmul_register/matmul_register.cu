@@ -15,7 +15,7 @@
 // quadrants as it fetches its tiles (one more global load per load), and adds its product into
 // its one or two quadrants of C as it stores. They are not free: on the H100 each product runs
 // 11 to 20% slower than step 3 on the same work, so this beats the solution at 8192³ (94% of
-// cuBLAS against 92%) but not at 4096³ (91%), and cuBLAS at neither (docs/tuning.md says why).
+// cuBLAS against 92%) but not at 4096³, and cuBLAS at neither (docs/tuning.md says why).
 // The sums make each product's terms larger, so the rounding error grows: measured, still well
 // inside the lab's fp32 bound. A product with fewer multiply-adds is not a faster kernel: make
 // bench's TFLOP/s for this row count the classical 2·M·N·K, an effective rate.
