@@ -89,22 +89,21 @@ TEST_CASE("step 3 splits K when C has fewer tiles than the GPU has SMs, and adds
   }
 }
 
-// solutions/variants/strassen, the stretch kernel beyond cuBLAS (docs/tuning.md): seven launches
-// of Strassen's products where M is even, N and K multiples of 8, the pointers 16-byte aligned,
-// the products at least 2048 deep and their tiles fill the SMs well enough (with the one SM of
-// CPUSIM_THREADS=1: 512x256x4096, and 500x248x4104, whose quadrants end in partial tiles along
-// every dimension); one classical launch otherwise: products too shallow (K = 2048), an odd M, N
-// or K not a multiple of 8, too few tiles, inputs off alignment (offset 1). Each sum, sign and
-// target of the seven products, and each bound within a quadrant, must be right for the result
-// to pass: a bound off by a quadrant reads or writes the next one, memory the checks allow.
-TEST_CASE("the strassen stretch variant is right by Strassen's seven products and by its classical path" *
+// solutions/variants/strassen, the stretch kernel beyond cuBLAS (docs/tuning.md): Strassen's
+// algorithm to the depth the launcher's rule allows, its 7^levels products in one launch (grid z),
+// with three passes of sums around it; or one classical launch. With the one SM of
+// CPUSIM_THREADS=1: two levels for 1000x496x4112 (its blocks end in partial tiles along every
+// dimension); one for 512x256x4096, where a second would take 49 rounds of tiles against 7; none
+// for products shallower than 1024 (K = 2000), an odd M, a product of one tile, K = 0. Inputs off
+// alignment (offset 1) take the same path: the sums read them element by element. Each sign of the
+// three tables, and each block's place, must be right for the result to pass.
+TEST_CASE("the strassen stretch variant is right at every depth of Strassen's algorithm and by its classical path" *
           doctest::skip(lab_test::kNoCpuSolutions)) {
   const struct {
     Shape shape;
-    int launches;
-  } cases[] = {{matmul(512, 256, 4096), 7}, {matmul(500, 248, 4104), 7}, {matmul(512, 256, 2048), 1},
-               {matmul(513, 256, 4096), 1}, {matmul(512, 260, 4096), 1}, {matmul(512, 256, 4100), 1},
-               {matmul(256, 128, 4096), 1}, {matmul(9, 8, 0), 1}};
+    int products;
+  } cases[] = {{matmul(1000, 496, 4112), 49}, {matmul(512, 256, 4096), 7}, {matmul(512, 256, 2000), 1},
+               {matmul(513, 256, 4096), 1}, {matmul(256, 128, 4096), 1}, {matmul(9, 8, 0), 1}};
   for (const auto& c : cases) {
     for (const std::string offset : {"0", "1"}) {
       SUBCASE((c.shape.name + " offset " + offset).c_str()) {
@@ -118,11 +117,17 @@ TEST_CASE("the strassen stretch variant is right by Strassen's seven products an
         CAPTURE(r.output);
         CHECK_MESSAGE(r.exited(0), r.describe());
         CHECK(contains(r.output, "check    PASS"));
-        size_t launches = 0;
-        for (size_t at = r.output.find("kernel=matmul_strassen_kernel"); at != std::string::npos;
-             at = r.output.find("kernel=matmul_strassen_kernel", at + 1))
-          ++launches;
-        CHECK(launches == size_t(offset == "0" ? c.launches : 1));
+        const auto count = [&](const std::string& text) {
+          size_t n = 0;
+          for (size_t at = r.output.find(text); at != std::string::npos; at = r.output.find(text, at + 1)) ++n;
+          return n;
+        };
+        CHECK(count("kernel=matmul_products_kernel") == 1);
+        const size_t at = r.output.find("kernel=matmul_products_kernel");
+        const std::string launch = r.output.substr(at, r.output.find('\n', at) - at);
+        CHECK_MESSAGE(contains(launch, "," + std::to_string(c.products) + " block="), launch);  // grid z: the products
+        // Three passes of sums around the products: A's operands, B's, and C from the products.
+        CHECK(count("kernel=strassen_sums_kernel") == (c.products > 1 ? 3u : 0u));
       }
     }
   }

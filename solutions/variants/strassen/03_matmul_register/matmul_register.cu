@@ -1,4 +1,4 @@
-// Lab 03, stretch beyond cuBLAS: lab 03's step 3 kernel under one level of Strassen's
+// Lab 03, stretch beyond cuBLAS: lab 03's step 3 kernel under up to two levels of Strassen's
 // algorithm. Not graded; students are graded against solutions/03_matmul_register.
 //
 // Why: on an H100 the step 3 kernel issues the same FFMAs as cuBLAS's fp32 kernel at 91 to 92% of
@@ -10,21 +10,22 @@
 //   P2 = (A21 + A22) B11          P5 = (A11 + A12) B22         C12 = P3 + P5
 //   P3 = A11 (B12 - B22)          P6 = (A21 - A11)(B11 + B12)  C21 = P2 + P4
 //                                 P7 = (A12 - A22)(B21 + B22)  C22 = P1 - P2 + P3 + P6
-// 7/8 of the multiply-adds, every one an fp32 FFMA (no tensor cores, no TF32). The price is 18
-// additions of quadrants, done without passes of their own: the kernel adds an operand's two
-// quadrants as it fetches its tiles (one more global load per load), and adds its product into
-// its one or two quadrants of C as it stores. They are not free: on the H100 each product runs
-// 11 to 20% slower than step 3 on the same work, so this beats the solution at 8192³ (94% of
-// cuBLAS against 92%) but not at 4096³, and cuBLAS at neither (docs/tuning.md says why).
-// The sums make each product's terms larger, so the rounding error grows: measured, still well
-// inside the lab's fp32 bound. A product with fewer multiply-adds is not a faster kernel: make
-// bench's TFLOP/s for this row count the classical 2·M·N·K, an effective rate.
+// Applied again to each of the 7 products, two levels make 49 products of blocks a quarter the
+// size: 49/64 of the multiply-adds, every one an fp32 FFMA (no tensor cores, no TF32).
 //
-// The kernel is step 3's (256×128 tiles, 16×8 outputs per thread, float4 loads, the next tiles
-// fetched while these are multiplied), with a leading dimension per matrix, so that it reads
-// and writes quadrants in place. Strassen's path needs quadrants with whole float4 rows and
-// products large enough to pay (the launcher's rule); any other shape runs the classical
-// product with the same kernel, in one launch.
+// How, in three kinds of pass:
+//   1. the sums: one pass writes the 7^levels operands of A, each a sum of blocks of A, into
+//      scratch memory; another those of B;
+//   2. the products: one launch of step 3's kernel multiplies all 7^levels pairs, one pair per
+//      blockIdx.z, into scratch memory;
+//   3. one pass adds the products up into the blocks of C.
+// The passes move about 1 GB at 4096³ and are memory-bound; they pay when the products are deep
+// enough (the launcher's rule). An earlier version fused the sums into the product kernel's tile
+// loads and its stores instead: no extra passes, but each product ran 11 to 20% slower than
+// step 3 on the same work, and one level of it stayed below cuBLAS (docs/tuning.md).
+// The sums make each product's terms larger, so the rounding error grows with each level:
+// measured, still inside the lab's fp32 bound. A product with fewer multiply-adds is not a faster
+// kernel: make bench's TFLOP/s for this row count the classical 2·M·N·K, an effective rate.
 //     make run LAB=03 VARIANT=strassen ARGS="--m 4096 --n 4096 --k 4096"
 
 #include <algorithm>
@@ -35,7 +36,106 @@
 #include "common/grid_limits.h"
 #include "harness/launchers.h"
 
-// ---- constants (step 3's) ----
+// ---- Strassen's scheme as three tables ----
+
+// Quadrants of a matrix are numbered 0..3 for 11, 12, 21, 22, products 0..6 for P1..P7. Each
+// table has kOut rows and kIn columns of 0 and ±1: output y of a level is Σ_x at(y, x) · input x.
+//   A's operand of product p = Σ_q SumsA::at(p, q) · A_q     (B's alike, with SumsB)
+//   quadrant q of C           = Σ_p SumsC::at(q, p) · P_p
+// Over two levels, block (q1, q2) of A is quadrant q2 of quadrant q1, product (p1, p2) is
+// product p2 of the level below product p1, and their coefficient is at(p1, q1) · at(p2, q2):
+// applying a table once per level, to one digit of the index at a time, does both levels.
+struct SumsA {
+  static constexpr int kOut = 7, kIn = 4;
+  __host__ __device__ static constexpr int at(int y, int x) {
+    constexpr int t[kOut][kIn] = {{1, 0, 0, 1}, {0, 0, 1, 1}, {1, 0, 0, 0}, {0, 0, 0, 1},
+                                  {1, 1, 0, 0}, {-1, 0, 1, 0}, {0, 1, 0, -1}};
+    return t[y][x];
+  }
+};
+struct SumsB {
+  static constexpr int kOut = 7, kIn = 4;
+  __host__ __device__ static constexpr int at(int y, int x) {
+    constexpr int t[kOut][kIn] = {{1, 0, 0, 1}, {1, 0, 0, 0}, {0, 1, 0, -1}, {-1, 0, 1, 0},
+                                  {0, 0, 0, 1}, {1, 1, 0, 0}, {0, 0, 1, 1}};
+    return t[y][x];
+  }
+};
+struct SumsC {
+  static constexpr int kOut = 4, kIn = 7;
+  __host__ __device__ static constexpr int at(int y, int x) {
+    constexpr int t[kOut][kIn] = {{1, 0, 0, 1, -1, 0, 1}, {0, 0, 1, 0, 1, 0, 0}, {0, 1, 0, 1, 0, 0, 0},
+                                  {1, -1, 1, 0, 0, 1, 0}};
+    return t[y][x];
+  }
+};
+
+constexpr int kMaxLevels = 2;
+__host__ __device__ constexpr int ipow(int base, int exp) { return exp == 0 ? 1 : base * ipow(base, exp - 1); }
+constexpr int kMaxBlocks = ipow(7, kMaxLevels);  // 49 products
+
+// ---- the sums (passes 1 and 3) ----
+
+// The blocks a pass reads and writes: each block's first element, and the row length of the
+// matrix it lies in (a block of A, B or C, or one of the operands or products in scratch).
+struct Blocks {
+  const float* in[kMaxBlocks];
+  float* out[kMaxBlocks];
+  int in_ld, out_ld;
+  unsigned rows, cols;  // every block's size
+};
+
+// One level of table T on the values of one element position: v holds kIn^(LEVELS - LEVEL)
+// values for each of kOut^LEVEL prefixes; digit LEVEL of the index (the most significant of the
+// rest) goes through T. After the last level v holds kOut^LEVELS values. Fully unrolled, the
+// table's zeros and ±1 fold away: what is left are the additions and subtractions.
+template <class T, int LEVELS, int LEVEL = 0>
+__device__ __forceinline__ void apply_levels(float (&v)[kMaxBlocks]) {
+  if constexpr (LEVEL < LEVELS) {
+    constexpr int prefixes = ipow(T::kOut, LEVEL), suffixes = ipow(T::kIn, LEVELS - LEVEL - 1);
+    float w[kMaxBlocks];
+#pragma unroll
+    for (int a = 0; a < prefixes; ++a) {
+#pragma unroll
+      for (int y = 0; y < T::kOut; ++y) {
+#pragma unroll
+        for (int s = 0; s < suffixes; ++s) {
+          float sum = -0.0f;  // -0 + x is x for every x, so the first term costs no addition
+#pragma unroll
+          for (int x = 0; x < T::kIn; ++x) {
+            const float u = v[(a * T::kIn + x) * suffixes + s];
+            if (T::at(y, x) == 1) sum += u;
+            if (T::at(y, x) == -1) sum -= u;
+          }
+          w[(a * T::kOut + y) * suffixes + s] = sum;
+        }
+      }
+    }
+#pragma unroll
+    for (int i = 0; i < kMaxBlocks; ++i) v[i] = w[i];
+    apply_levels<T, LEVELS, LEVEL + 1>(v);
+  }
+}
+
+// grid  (ceil(cols / 256), min(rows, kMaxGridRows)), block (256)
+// out[o] = Σ_i coefficient(o, i) · in[i] for the kIn^LEVELS blocks in and the kOut^LEVELS blocks
+// out, element by element: thread (x, row) does column x of rows row, row + gridDim.y, ... of
+// every block, so that a warp reads and writes 128 contiguous bytes of each.
+template <class T, int LEVELS>
+__global__ void __launch_bounds__(256) strassen_sums_kernel(const Blocks b) {
+  const unsigned col = blockIdx.x * blockDim.x + threadIdx.x;
+  if (col >= b.cols) return;
+  for (unsigned row = blockIdx.y; row < b.rows; row += gridDim.y) {
+    float v[kMaxBlocks];
+#pragma unroll
+    for (int i = 0; i < ipow(T::kIn, LEVELS); ++i) v[i] = b.in[i][size_t(row) * b.in_ld + col];
+    apply_levels<T, LEVELS>(v);
+#pragma unroll
+    for (int o = 0; o < ipow(T::kOut, LEVELS); ++o) b.out[o][size_t(row) * b.out_ld + col] = v[o];
+  }
+}
+
+// ---- the products (pass 2): step 3's kernel, one pair of operands per blockIdx.z ----
 
 constexpr int kBlockM = 256;  // rows of C per block
 constexpr int kBlockN = 128;  // columns of C per block
@@ -55,160 +155,94 @@ static_assert(kBlockM * kBlockK % (4 * kThreads) == 0 && kBlockK * kBlockN % (4 
 constexpr int kLoadsA = kBlockM * kBlockK / (4 * kThreads);  // float4 loads per thread: 2
 constexpr int kLoadsB = kBlockK * kBlockN / (4 * kThreads);  // 1
 
-// ---- one product of the algorithm ----
-
-// An operand: a block of a row-major matrix (its first element; the matrix's row length is the
-// product's lda or ldb), plus or minus a second block of the same shape, or nothing.
-struct Operand {
-  const float* first;
-  const float* second;  // nullptr: the operand is the first block alone
-  float sign;           // +1 or -1: the second block's sign
-};
-
-// A block of C that a product goes into: stored (its first product) or added, with a sign.
-struct Target {
-  float* at;  // nullptr: no target
-  float sign;
-  bool add;
-};
-
-// target[0] (and target[1]) op= sign · a·b, where a is rows × depth and b depth × cols.
-struct Product {
-  Operand a, b;
-  Target target[2];
-};
-
-// The product's sizes and the row lengths of the matrices its blocks lie in.
-struct Dims {
-  int rows, cols, depth;  // M, N, K of one product
-  int lda, ldb, ldc;
-};
-
-// ---- tile loading ----
-
 struct Tiles {
   float a[2][kBlockK][kBlockM];  // a[buf][k][row]: A transposed, as in step 3
   float b[2][kBlockK][kBlockN];  // b[buf][k][col]
 };
 
-// The next tiles, on their way from global memory to shared memory: each operand's first block,
-// and its second (zero where it has none). They are added as they go into shared memory, after
-// the multiply-adds of the current tiles: an add right after the loads would wait for them.
 struct Staged {
-  float4 a[kLoadsA], a2[kLoadsA];
-  float4 b[kLoadsB], b2[kLoadsB];
+  float4 a[kLoadsA];
+  float4 b[kLoadsB];
 };
 
-// Four consecutive elements of a row of a rows × cols block with row length ld, zero where
-// they fall outside it. VEC: all four inside or all outside, 16-byte aligned. A and B are
-// read-only during the kernel: __ldg reads them through the read-only path.
+// Four consecutive elements of a row-major rows × cols matrix, zero where they fall outside it.
+// VEC: all four inside or all outside, 16-byte aligned.
 template <bool VEC>
-__device__ __forceinline__ float4 load4(const float* m, int ld, unsigned rows, unsigned cols, unsigned r, unsigned c) {
+__device__ __forceinline__ float4 load4(const float* __restrict__ m, unsigned rows, unsigned cols, unsigned r, unsigned c) {
   if constexpr (VEC) {
-    return (m != nullptr && r < rows && c < cols) ? __ldg(reinterpret_cast<const float4*>(m + size_t(r) * ld + c))
-                                                  : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+    return (r < rows && c < cols) ? *reinterpret_cast<const float4*>(m + size_t(r) * cols + c)
+                                  : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
   } else {
     float v[4];
 #pragma unroll
-    for (int i = 0; i < 4; ++i) v[i] = (m != nullptr && r < rows && c + i < cols) ? __ldg(m + size_t(r) * ld + c + i) : 0.0f;
+    for (int i = 0; i < 4; ++i) v[i] = (r < rows && c + i < cols) ? m[size_t(r) * cols + c + i] : 0.0f;
     return make_float4(v[0], v[1], v[2], v[3]);
   }
 }
 
 // Step 3's fetch: consecutive threads read consecutive 16-byte pieces of each tile.
 template <bool VEC>
-__device__ __forceinline__ void fetch_tiles(Staged& s, const Product& p, const Dims& d, unsigned m0, unsigned n0,
-                                            unsigned k0) {
+__device__ __forceinline__ void fetch_tiles(Staged& s, const float* __restrict__ A, const float* __restrict__ B,
+                                            int M, int N, int K, unsigned m0, unsigned n0, unsigned k0) {
 #pragma unroll
   for (int i = 0; i < kLoadsA; ++i) {
     const int f = threadIdx.x + i * kThreads;
-    const unsigned r = m0 + f / (kBlockK / 4), c = k0 + f % (kBlockK / 4) * 4;
-    s.a[i] = load4<VEC>(p.a.first, d.lda, d.rows, d.depth, r, c);
-    s.a2[i] = load4<VEC>(p.a.second, d.lda, d.rows, d.depth, r, c);
+    s.a[i] = load4<VEC>(A, M, K, m0 + f / (kBlockK / 4), k0 + f % (kBlockK / 4) * 4);
   }
 #pragma unroll
   for (int i = 0; i < kLoadsB; ++i) {
     const int f = threadIdx.x + i * kThreads;
-    const unsigned r = k0 + f / (kBlockN / 4), c = n0 + f % (kBlockN / 4) * 4;
-    s.b[i] = load4<VEC>(p.b.first, d.ldb, d.depth, d.cols, r, c);
-    s.b2[i] = load4<VEC>(p.b.second, d.ldb, d.depth, d.cols, r, c);
+    s.b[i] = load4<VEC>(B, K, N, k0 + f / (kBlockN / 4), n0 + f % (kBlockN / 4) * 4);
   }
 }
 
-// first + sign · second. The sign is ±1, so sign · w is exact and each sum is rounded once.
-__device__ __forceinline__ float4 sum4(float4 v, float sign, float4 w) {
-  return make_float4(v.x + sign * w.x, v.y + sign * w.y, v.z + sign * w.z, v.w + sign * w.w);
-}
-
-__device__ __forceinline__ void store_tiles(Tiles& t, int buf, const Staged& s, const Product& p) {
+__device__ __forceinline__ void store_tiles(Tiles& t, int buf, const Staged& s) {
 #pragma unroll
   for (int i = 0; i < kLoadsA; ++i) {  // transpose A on the way in
     const int f = threadIdx.x + i * kThreads;
     const int row = f / (kBlockK / 4), k = f % (kBlockK / 4) * 4;
-    const float4 v = sum4(s.a[i], p.a.sign, s.a2[i]);
-    t.a[buf][k + 0][row] = v.x;
-    t.a[buf][k + 1][row] = v.y;
-    t.a[buf][k + 2][row] = v.z;
-    t.a[buf][k + 3][row] = v.w;
+    t.a[buf][k + 0][row] = s.a[i].x;
+    t.a[buf][k + 1][row] = s.a[i].y;
+    t.a[buf][k + 2][row] = s.a[i].z;
+    t.a[buf][k + 3][row] = s.a[i].w;
   }
 #pragma unroll
   for (int i = 0; i < kLoadsB; ++i) {
     const int f = threadIdx.x + i * kThreads;
-    *reinterpret_cast<float4*>(&t.b[buf][f / (kBlockN / 4)][f % (kBlockN / 4) * 4]) = sum4(s.b[i], p.b.sign, s.b2[i]);
+    *reinterpret_cast<float4*>(&t.b[buf][f / (kBlockN / 4)][f % (kBlockN / 4) * 4]) = s.b[i];
   }
 }
 
-// Four outputs of a row into a target: stored or added, with the target's sign; with VEC one
-// float4, else the ones inside the block.
+// grid  (ceil(N / 128), min(ceil(M / 256), kMaxGridRows), products), block (256)
+// Product z: C_z = A_z · B_z, where A_z is M×K at A + z·M·K, B_z K×N at B + z·K·N and C_z M×N at
+// C + z·M·N, row-major. Otherwise step 3's contract: block (bx, by, z) computes the 256×128 tile
+// at (by·256, bx·128) (then by + gridDim.y, ... while rows remain) of C_z; thread t = (ty, tx) =
+// (t / 16, t % 16) the 16×8 elements at rows {g·64 + ty·4 + i : g < 4, i < 4} and columns
+// {h·64 + tx·4 + j : h < 2, j < 4} of the tile. VEC: K and N multiples of 4, A, B, C 16-byte aligned.
 template <bool VEC>
-__device__ __forceinline__ void put4(const Target& t, int ldc, unsigned cols, unsigned row, unsigned col,
-                                     const float* v) {
-  float* out = t.at + size_t(row) * ldc + col;
-  if constexpr (VEC) {
-    if (col >= cols) return;
-    float4 r = make_float4(t.sign * v[0], t.sign * v[1], t.sign * v[2], t.sign * v[3]);
-    if (t.add) {
-      const float4 old = *reinterpret_cast<const float4*>(out);
-      r = make_float4(old.x + r.x, old.y + r.y, old.z + r.z, old.w + r.w);
-    }
-    *reinterpret_cast<float4*>(out) = r;
-  } else {
-#pragma unroll
-    for (int j = 0; j < 4; ++j) {
-      if (col + j < cols) out[j] = t.add ? out[j] + t.sign * v[j] : t.sign * v[j];
-    }
-  }
-}
-
-// ---- kernel ----
-
-// grid  (ceil(cols / 128), min(ceil(rows / 256), kMaxGridRows)), block (256)
-// One product p of d's sizes: block (bx, by) computes the 256×128 tile at (by·256, bx·128)
-// (then by + gridDim.y, ... while rows remain) of a·b, and puts it into p's targets. Thread
-// t = (ty, tx) = (t / 16, t % 16) computes, as in step 3, the 16×8 elements at rows
-// {g·64 + ty·4 + i : g < 4, i < 4} and columns {h·64 + tx·4 + j : h < 2, j < 4} of the tile: the
-// 16 threads reading one row of a shared tile read 256 contiguous bytes. VEC: every row length and block start a multiple of 4 floats,
-// 16-byte aligned. Blocks of one launch write disjoint tiles: the launches of one matrix
-// product run one after another, so that each add reads what the one before wrote.
-template <bool VEC>
-__global__ void __launch_bounds__(kThreads, 1) matmul_strassen_kernel(const Product p, const Dims d) {
+__global__ void __launch_bounds__(kThreads, 1)
+    matmul_products_kernel(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C,
+                           int M, int N, int K) {
   __shared__ __align__(16) Tiles tiles;
   const int ty = threadIdx.x / kThreadsN, tx = threadIdx.x % kThreadsN;
   const unsigned n0 = blockIdx.x * kBlockN;
-  const int steps = ceil_div(d.depth, kBlockK);
+  const int steps = ceil_div(K, kBlockK);
+  A += size_t(blockIdx.z) * M * K;
+  B += size_t(blockIdx.z) * K * N;
+  C += size_t(blockIdx.z) * M * N;
 
-  for (unsigned tile_row = blockIdx.y; tile_row * kBlockM < unsigned(d.rows); tile_row += gridDim.y) {
+  for (unsigned tile_row = blockIdx.y; tile_row * kBlockM < unsigned(M); tile_row += gridDim.y) {
     const unsigned m0 = tile_row * kBlockM;
     float acc[kThreadM][kThreadN] = {};
 
     Staged staged;
-    fetch_tiles<VEC>(staged, p, d, m0, n0, 0);
-    store_tiles(tiles, 0, staged, p);
+    fetch_tiles<VEC>(staged, A, B, M, N, K, m0, n0, 0);
+    store_tiles(tiles, 0, staged);
     __syncthreads();
 
     for (int step = 0; step < steps; ++step) {
       const int buf = step % 2;
-      if (step + 1 < steps) fetch_tiles<VEC>(staged, p, d, m0, n0, (step + 1) * kBlockK);
+      if (step + 1 < steps) fetch_tiles<VEC>(staged, A, B, M, N, K, m0, n0, (step + 1) * kBlockK);
 #pragma unroll
       for (int k = 0; k < kBlockK; ++k) {
         float a[kThreadM], b[kThreadN];
@@ -225,20 +259,27 @@ __global__ void __launch_bounds__(kThreads, 1) matmul_strassen_kernel(const Prod
         }
       }
       // The other buffer was last read before the previous barrier: free to fill.
-      if (step + 1 < steps) store_tiles(tiles, 1 - buf, staged, p);
+      if (step + 1 < steps) store_tiles(tiles, 1 - buf, staged);
       __syncthreads();
     }
 
 #pragma unroll
-    for (int t = 0; t < 2; ++t) {
-      if (p.target[t].at == nullptr) continue;
+    for (int i = 0; i < kThreadM; ++i) {
+      const unsigned row = m0 + (i / 4) * kGroupStrideM + ty * 4 + i % 4;
+      if (row >= unsigned(M)) continue;
 #pragma unroll
-      for (int i = 0; i < kThreadM; ++i) {
-        const unsigned row = m0 + (i / 4) * kGroupStrideM + ty * 4 + i % 4;
-        if (row >= unsigned(d.rows)) continue;
+      for (int h = 0; h < kThreadN / 4; ++h) {
+        const unsigned col = n0 + h * kGroupStrideN + tx * 4;
+        const float* v = &acc[i][h * 4];
+        float* out = C + size_t(row) * N + col;
+        if constexpr (VEC) {
+          if (col < unsigned(N)) *reinterpret_cast<float4*>(out) = make_float4(v[0], v[1], v[2], v[3]);
+        } else {
 #pragma unroll
-        for (int h = 0; h < kThreadN / 4; ++h)
-          put4<VEC>(p.target[t], d.ldc, d.cols, row, n0 + h * kGroupStrideN + tx * 4, &acc[i][h * 4]);
+          for (int j = 0; j < 4; ++j) {
+            if (col + j < unsigned(N)) out[j] = v[j];
+          }
+        }
       }
     }
   }
@@ -253,59 +294,123 @@ static int multiprocessor_count() {
   return count;
 }
 
-static void launch(const Product& p, const Dims& d, bool vec) {
-  const dim3 grid(ceil_div(d.cols, kBlockN), std::min(ceil_div(d.rows, kBlockM), kMaxGridRows));
-  if (vec) {
-    matmul_strassen_kernel<true><<<grid, kThreads>>>(p, d);
+// `products` products of M×K by K×N, stacked as the kernel's contract says.
+static void launch_products(const float* A, const float* B, float* C, int M, int N, int K, int products) {
+  const dim3 grid(ceil_div(N, kBlockN), std::min(ceil_div(M, kBlockM), kMaxGridRows), products);
+  const bool aligned = (reinterpret_cast<uintptr_t>(A) | reinterpret_cast<uintptr_t>(B) |
+                        reinterpret_cast<uintptr_t>(C)) % 16 == 0;
+  if (aligned && K % 4 == 0 && N % 4 == 0) {
+    matmul_products_kernel<true><<<grid, kThreads>>>(A, B, C, M, N, K);
   } else {
-    matmul_strassen_kernel<false><<<grid, kThreads>>>(p, d);
+    matmul_products_kernel<false><<<grid, kThreads>>>(A, B, C, M, N, K);
   }
   CHECK_LAUNCH();
 }
 
-// Whether Strassen's 7 products of half the size beat one product of the whole. A block's
-// time is proportional to its depth; a launch takes as many rounds of blocks as its tiles fill
-// the SMs (one block per SM): the classical product ceil(tiles / SMs) rounds of depth K, the
-// 7 products 7 · ceil(tiles of a quadrant / SMs) rounds of depth K/2. On an H100 (132 SMs):
-// 4096³ is 4 rounds against 7 · 1 / 2 = 3.5, 8192³ 16 against 14; 2048³ 1 against 3.5 (no).
-// That count leaves out what the sums cost: each product reads twice the tiles of a summed
-// operand and adds into C, a cost per element of C that a short K does not pay back. Measured
-// on the H100, 4096 × 8192 × 2048 (products 1024 deep) ran slower by Strassen (3.10 ms) than
-// in one launch (3.03 ms), 4096³ (2048 deep) faster: hence the least depth.
-constexpr int kMinStrassenDepth = 2048;
-static bool strassen_pays(int M, int N, int K, int sms) {
-  if (K / 2 < kMinStrassenDepth) return false;
-  const int64_t tiles = int64_t(ceil_div(M, kBlockM)) * ceil_div(N, kBlockN);
-  const int64_t quadrant_tiles = int64_t(ceil_div(M / 2, kBlockM)) * ceil_div(N / 2, kBlockN);
-  return 7 * ceil_div<int64_t>(quadrant_tiles, sms) < 2 * ceil_div<int64_t>(tiles, sms);
+template <class T, int LEVELS>
+static void launch_sums(const Blocks& b) {
+  const dim3 grid(ceil_div(b.cols, 256u), std::min<unsigned>(b.rows, kMaxGridRows));
+  strassen_sums_kernel<T, LEVELS><<<grid, 256>>>(b);
+  CHECK_LAUNCH();
+}
+
+// Block i of a rows × cols matrix cut LEVELS times into quadrants: digit l of i (base 4, the
+// most significant first) is the quadrant taken at level l.
+template <class F>
+static F* block_of(F* m, int rows, int cols, int levels, int i) {
+  size_t r = 0, c = 0;
+  for (int l = 0; l < levels; ++l) {
+    const int q = i / ipow(4, levels - 1 - l) % 4;
+    r += size_t(q / 2) * (rows >> (l + 1));
+    c += size_t(q % 2) * (cols >> (l + 1));
+  }
+  return m + r * cols + c;
+}
+
+// Scratch memory for the operands and products, kept between calls (as cuBLAS keeps its
+// workspace) and grown when a call needs more; nullptr where that memory cannot be had.
+static float* scratch(size_t floats) {
+  static float* memory = nullptr;
+  static size_t size = 0;
+  if (floats > size) {
+    if (memory != nullptr) CUDA_CHECK(cudaFree(memory));
+    memory = nullptr;
+    size = 0;
+    if (cudaMalloc(&memory, floats * sizeof(float)) != cudaSuccess) {
+      (void)cudaGetLastError();  // not a sticky error: the product runs without Strassen
+      memory = nullptr;
+      return nullptr;
+    }
+    size = floats;
+  }
+  return memory;
+}
+
+// LEVELS levels of Strassen: M, N and K are multiples of 2^LEVELS; scratch holds 7^LEVELS
+// operands of A, then of B, then the products.
+template <int LEVELS>
+static void strassen(const float* A, const float* B, float* C, int M, int N, int K, float* scratch) {
+  constexpr int products = ipow(7, LEVELS), blocks = ipow(4, LEVELS);
+  const int m = M >> LEVELS, n = N >> LEVELS, k = K >> LEVELS;
+  float* const ops_a = scratch;
+  float* const ops_b = ops_a + size_t(products) * m * k;
+  float* const prods = ops_b + size_t(products) * k * n;
+
+  Blocks sums_a{{}, {}, K, k, unsigned(m), unsigned(k)};
+  Blocks sums_b{{}, {}, N, n, unsigned(k), unsigned(n)};
+  Blocks sums_c{{}, {}, n, N, unsigned(m), unsigned(n)};
+  for (int i = 0; i < blocks; ++i) {
+    sums_a.in[i] = block_of(A, M, K, LEVELS, i);
+    sums_b.in[i] = block_of(B, K, N, LEVELS, i);
+    sums_c.out[i] = block_of(C, M, N, LEVELS, i);
+  }
+  for (int p = 0; p < products; ++p) {
+    sums_a.out[p] = ops_a + size_t(p) * m * k;
+    sums_b.out[p] = ops_b + size_t(p) * k * n;
+    sums_c.in[p] = prods + size_t(p) * m * n;
+  }
+  launch_sums<SumsA, LEVELS>(sums_a);
+  launch_sums<SumsB, LEVELS>(sums_b);
+  launch_products(ops_a, ops_b, prods, m, n, k, products);
+  launch_sums<SumsC, LEVELS>(sums_c);
+}
+
+// How many levels pay: each one must cut a model of the products' time, rounds of blocks times
+// their depth (a launch takes as many rounds as its tiles fill the SMs, one block per SM, and a
+// block's time is proportional to its depth). Level by level: 7 times the tiles of products of
+// half the size, half as deep. On an H100 (132 SMs): 4096³ is 4 rounds of 4096, then 7 of 2048,
+// then 12 of 1024 (both levels pay); 2048³ is 1 round of 2048, then 2 of 1024 (no).
+// The sums pass moves each element of the operands and products once or twice, a cost that
+// grows with M·K + K·N + M·N while the saving grows with M·N·K: products shallower than
+// kMinDepth do not pay for it.
+constexpr int kMinDepth = 1024;
+static int levels_that_pay(int M, int N, int K, int sms) {
+  const auto cost = [sms](int64_t M, int64_t N, int64_t K, int64_t products) {
+    const int64_t tiles = products * ceil_div<int64_t>(M, kBlockM) * ceil_div<int64_t>(N, kBlockN);
+    return ceil_div<int64_t>(tiles, sms) * K;
+  };
+  int levels = 0;
+  while (levels < kMaxLevels && M % 2 == 0 && N % 2 == 0 && K % 2 == 0 && K / 2 >= kMinDepth &&
+         cost(M / 2, N / 2, K / 2, ipow(7, levels + 1)) < cost(M, N, K, ipow(7, levels))) {
+    M /= 2, N /= 2, K /= 2;
+    ++levels;
+  }
+  return levels;
 }
 
 void matmul_register(const float* A, const float* B, float* C, int M, int N, int K) {
   if (M == 0 || N == 0) return;  // no elements of C; with K = 0 the kernel writes zeros
   static const int sms = multiprocessor_count();
-  const bool aligned = (reinterpret_cast<uintptr_t>(A) | reinterpret_cast<uintptr_t>(B) |
-                        reinterpret_cast<uintptr_t>(C)) % 16 == 0;
-  // Quadrants whose rows are whole float4 and 16-byte aligned: N/2 and K/2 multiples of 4.
-  if (!(aligned && M % 2 == 0 && N % 8 == 0 && K % 8 == 0 && strassen_pays(M, N, K, sms))) {
-    launch({{A, nullptr, 1.0f}, {B, nullptr, 1.0f}, {{C, 1.0f, false}, {nullptr, 0.0f, false}}}, {M, N, K, K, N, N},
-           aligned && K % 4 == 0 && N % 4 == 0);
-    return;
+  const int levels = levels_that_pay(M, N, K, sms);
+  const size_t m = M >> levels, n = N >> levels, k = K >> levels, products = ipow(7, levels);
+  float* const memory = levels > 0 ? scratch(products * (m * k + k * n + m * n)) : nullptr;
+  if (levels == 2 && memory != nullptr) {
+    strassen<2>(A, B, C, M, N, K, memory);
+  } else if (levels == 1 && memory != nullptr) {
+    strassen<1>(A, B, C, M, N, K, memory);
+  } else {
+    launch_products(A, B, C, M, N, K, 1);  // the classical product
   }
-  const int m = M / 2, n = N / 2, k = K / 2;
-  const float *A11 = A, *A12 = A + k, *A21 = A + size_t(m) * K, *A22 = A21 + k;
-  const float *B11 = B, *B12 = B + n, *B21 = B + size_t(k) * N, *B22 = B21 + n;
-  float *C11 = C, *C12 = C + n, *C21 = C + size_t(m) * N, *C22 = C21 + n;
-  // In this order each block of C is stored by the first product that reaches it, then added to.
-  const Product products[7] = {
-      {{A11, A22, +1}, {B11, B22, +1}, {{C11, +1, false}, {C22, +1, false}}},  // P1
-      {{A21, A22, +1}, {B11, nullptr, +1}, {{C21, +1, false}, {C22, -1, true}}},  // P2
-      {{A11, nullptr, +1}, {B12, B22, -1}, {{C12, +1, false}, {C22, +1, true}}},  // P3
-      {{A22, nullptr, +1}, {B21, B11, -1}, {{C11, +1, true}, {C21, +1, true}}},   // P4
-      {{A11, A12, +1}, {B22, nullptr, +1}, {{C11, -1, true}, {C12, +1, true}}},   // P5
-      {{A21, A11, -1}, {B11, B12, +1}, {{C22, +1, true}, {nullptr, 0, false}}},   // P6
-      {{A12, A22, -1}, {B21, B22, +1}, {{C11, +1, true}, {nullptr, 0, false}}},   // P7
-  };
-  for (const Product& p : products) launch(p, {m, n, k, K, N, N}, true);
 }
 
 // The lab program links every step's launcher; this variant has one product, which every
