@@ -19,13 +19,17 @@
 //   2. the products: one launch of step 3's kernel multiplies all 7^levels pairs, one pair per
 //      blockIdx.z, into scratch memory;
 //   3. one pass adds the products up into the blocks of C.
-// The passes move about 1 GB at 4096³ and are memory-bound; they pay when the products are deep
-// enough (the launcher's rule). An earlier version fused the sums into the product kernel's tile
+// The passes are memory-bound (at 4096³ they move 758 MB of device memory in 0.29 ms of the
+// 2.57 ms); they pay when the products are deep enough (the launcher's rule). An earlier version fused the sums into the product kernel's tile
 // loads and its stores instead: no extra passes, but each product ran 11 to 20% slower than
 // step 3 on the same work, and one level of it stayed below cuBLAS (docs/tuning.md).
-// The sums make each product's terms larger, so the rounding error grows with each level:
-// measured, still inside the lab's fp32 bound. A product with fewer multiply-adds is not a faster
-// kernel: make bench's TFLOP/s for this row count the classical 2·M·N·K, an effective rate.
+// The sums make each product's terms larger, so the rounding error grows with each level: at
+// 4096³ the largest error over every element is 0.57 of the lab's fp32 bound (the solution's
+// 0.27), on the lab's uniform inputs. Strassen's error is bounded for the matrix as a whole, not
+// element by element, so a product whose rows differ greatly in size can fare worse. A product
+// with fewer multiply-adds is not a faster kernel: make bench's TFLOP/s for this row count the
+// classical 2·M·N·K, an effective rate. The classical path has no split-K: below the bench's
+// large sizes it is slower than the graded solution.
 //     make run LAB=03 VARIANT=strassen ARGS="--m 4096 --n 4096 --k 4096"
 
 #include <algorithm>
@@ -44,7 +48,8 @@
 //   quadrant q of C           = Σ_p SumsC::at(q, p) · P_p
 // Over two levels, block (q1, q2) of A is quadrant q2 of quadrant q1, product (p1, p2) is
 // product p2 of the level below product p1, and their coefficient is at(p1, q1) · at(p2, q2):
-// applying a table once per level, to one digit of the index at a time, does both levels.
+// applying a table once per level, to one digit of the index at a time, does both levels. (Any
+// order of the digits would do, as long as A, B and C share it.)
 struct SumsA {
   static constexpr int kOut = 7, kIn = 4;
   __host__ __device__ static constexpr int at(int y, int x) {
@@ -70,9 +75,13 @@ struct SumsC {
   }
 };
 
+// The blocks' pointers travel as a kernel parameter (Blocks): 49 of each for two levels; a third
+// level's 343 would pass the 4 KB that parameters traditionally have.
 constexpr int kMaxLevels = 2;
+static_assert(kMaxLevels >= 1 && kMaxLevels <= 2, "one or two levels");
 __host__ __device__ constexpr int ipow(int base, int exp) { return exp == 0 ? 1 : base * ipow(base, exp - 1); }
 constexpr int kMaxBlocks = ipow(7, kMaxLevels);  // 49 products
+constexpr int kSumsThreads = 256;  // per block of the sums passes
 
 // ---- the sums (passes 1 and 3) ----
 
@@ -93,7 +102,8 @@ template <class T, int LEVELS, int LEVEL = 0>
 __device__ __forceinline__ void apply_levels(float (&v)[kMaxBlocks]) {
   if constexpr (LEVEL < LEVELS) {
     constexpr int prefixes = ipow(T::kOut, LEVEL), suffixes = ipow(T::kIn, LEVELS - LEVEL - 1);
-    float w[kMaxBlocks];
+    constexpr int outputs = prefixes * T::kOut * suffixes;
+    float w[outputs];
 #pragma unroll
     for (int a = 0; a < prefixes; ++a) {
 #pragma unroll
@@ -112,17 +122,17 @@ __device__ __forceinline__ void apply_levels(float (&v)[kMaxBlocks]) {
       }
     }
 #pragma unroll
-    for (int i = 0; i < kMaxBlocks; ++i) v[i] = w[i];
+    for (int i = 0; i < outputs; ++i) v[i] = w[i];
     apply_levels<T, LEVELS, LEVEL + 1>(v);
   }
 }
 
-// grid  (ceil(cols / 256), min(rows, kMaxGridRows)), block (256)
+// grid  (ceil(cols / kSumsThreads), min(rows, kMaxGridRows)), block (kSumsThreads)
 // out[o] = Σ_i coefficient(o, i) · in[i] for the kIn^LEVELS blocks in and the kOut^LEVELS blocks
 // out, element by element: thread (x, row) does column x of rows row, row + gridDim.y, ... of
 // every block, so that a warp reads and writes 128 contiguous bytes of each.
 template <class T, int LEVELS>
-__global__ void __launch_bounds__(256) strassen_sums_kernel(const Blocks b) {
+__global__ void __launch_bounds__(kSumsThreads) strassen_sums_kernel(const Blocks b) {
   const unsigned col = blockIdx.x * blockDim.x + threadIdx.x;
   if (col >= b.cols) return;
   for (unsigned row = blockIdx.y; row < b.rows; row += gridDim.y) {
@@ -218,7 +228,10 @@ __device__ __forceinline__ void store_tiles(Tiles& t, int buf, const Staged& s) 
 // C + z·M·N, row-major. Otherwise step 3's contract: block (bx, by, z) computes the 256×128 tile
 // at (by·256, bx·128) (then by + gridDim.y, ... while rows remain) of C_z; thread t = (ty, tx) =
 // (t / 16, t % 16) the 16×8 elements at rows {g·64 + ty·4 + i : g < 4, i < 4} and columns
-// {h·64 + tx·4 + j : h < 2, j < 4} of the tile. VEC: K and N multiples of 4, A, B, C 16-byte aligned.
+// {h·64 + tx·4 + j : h < 2, j < 4} of the tile: the 16 threads reading one row of a shared tile
+// read 256 contiguous bytes (no bank conflicts). VEC: K and N multiples of 4, A, B, C 16-byte
+// aligned. __launch_bounds__(256, 1): one block per SM lets a thread have the 211 registers it
+// takes (128 accumulators, 24 values of the tiles, 12 staged floats, indices).
 template <bool VEC>
 __global__ void __launch_bounds__(kThreads, 1)
     matmul_products_kernel(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C,
@@ -309,8 +322,8 @@ static void launch_products(const float* A, const float* B, float* C, int M, int
 
 template <class T, int LEVELS>
 static void launch_sums(const Blocks& b) {
-  const dim3 grid(ceil_div(b.cols, 256u), std::min<unsigned>(b.rows, kMaxGridRows));
-  strassen_sums_kernel<T, LEVELS><<<grid, 256>>>(b);
+  const dim3 grid(ceil_div(b.cols, unsigned(kSumsThreads)), std::min<unsigned>(b.rows, kMaxGridRows));
+  strassen_sums_kernel<T, LEVELS><<<grid, kSumsThreads>>>(b);
   CHECK_LAUNCH();
 }
 
@@ -328,7 +341,9 @@ static F* block_of(F* m, int rows, int cols, int levels, int i) {
 }
 
 // Scratch memory for the operands and products, kept between calls (as cuBLAS keeps its
-// workspace) and grown when a call needs more; nullptr where that memory cannot be had.
+// workspace) and grown when a call needs more; nullptr where that memory cannot be had. Two
+// levels take 49/16 · (M·K + K·N + M·N) floats: 588 MiB at 4096³, 2.3 GiB at 8192³, held until
+// the process ends, which leaves that much less to the caller's own later allocations.
 static float* scratch(size_t floats) {
   static float* memory = nullptr;
   static size_t size = 0;
@@ -346,13 +361,15 @@ static float* scratch(size_t floats) {
   return memory;
 }
 
-// LEVELS levels of Strassen: M, N and K are multiples of 2^LEVELS; scratch holds 7^LEVELS
-// operands of A, then of B, then the products.
+// LEVELS levels of Strassen: M, N and K are multiples of 2^LEVELS. Returns false, having done
+// nothing, where the scratch memory cannot be had.
 template <int LEVELS>
-static void strassen(const float* A, const float* B, float* C, int M, int N, int K, float* scratch) {
+static bool strassen(const float* A, const float* B, float* C, int M, int N, int K) {
   constexpr int products = ipow(7, LEVELS), blocks = ipow(4, LEVELS);
   const int m = M >> LEVELS, n = N >> LEVELS, k = K >> LEVELS;
-  float* const ops_a = scratch;
+  // The operands of A, then those of B, then the products.
+  float* const ops_a = scratch(size_t(products) * (size_t(m) * k + size_t(k) * n + size_t(m) * n));
+  if (ops_a == nullptr) return false;
   float* const ops_b = ops_a + size_t(products) * m * k;
   float* const prods = ops_b + size_t(products) * k * n;
 
@@ -373,44 +390,61 @@ static void strassen(const float* A, const float* B, float* C, int M, int N, int
   launch_sums<SumsB, LEVELS>(sums_b);
   launch_products(ops_a, ops_b, prods, m, n, k, products);
   launch_sums<SumsC, LEVELS>(sums_c);
+  return true;
 }
 
-// How many levels pay: each one must cut a model of the products' time, rounds of blocks times
-// their depth (a launch takes as many rounds as its tiles fill the SMs, one block per SM, and a
-// block's time is proportional to its depth). Level by level: 7 times the tiles of products of
-// half the size, half as deep. On an H100 (132 SMs): 4096³ is 4 rounds of 4096, then 7 of 2048,
-// then 12 of 1024 (both levels pay); 2048³ is 1 round of 2048, then 2 of 1024 (no).
-// The sums pass moves each element of the operands and products once or twice, a cost that
-// grows with M·K + K·N + M·N while the saving grows with M·N·K: products shallower than
-// kMinDepth do not pay for it.
-constexpr int kMinDepth = 1024;
-static int levels_that_pay(int M, int N, int K, int sms) {
-  const auto cost = [sms](int64_t M, int64_t N, int64_t K, int64_t products) {
-    const int64_t tiles = products * ceil_div<int64_t>(M, kBlockM) * ceil_div<int64_t>(N, kBlockN);
-    return ceil_div<int64_t>(tiles, sms) * K;
-  };
-  int levels = 0;
-  while (levels < kMaxLevels && M % 2 == 0 && N % 2 == 0 && K % 2 == 0 && K / 2 >= kMinDepth &&
-         cost(M / 2, N / 2, K / 2, ipow(7, levels + 1)) < cost(M, N, K, ipow(7, levels))) {
-    M /= 2, N /= 2, K /= 2;
-    ++levels;
+// The product by `levels` levels of Strassen (at most LEVELS), by fewer where the memory for
+// them cannot be had, and classically by the products kernel at none.
+template <int LEVELS = kMaxLevels>
+static void matmul_by_levels(const float* A, const float* B, float* C, int M, int N, int K, int levels) {
+  if constexpr (LEVELS > 0) {
+    if (levels == LEVELS && strassen<LEVELS>(A, B, C, M, N, K)) return;
+    matmul_by_levels<LEVELS - 1>(A, B, C, M, N, K, std::min(levels, LEVELS - 1));
+  } else {
+    launch_products(A, B, C, M, N, K, 1);
   }
-  return levels;
+}
+
+// How many levels pay, by a model of the time fitted on the H100 (docs/tuning.md has its
+// predictions beside the measurements):
+//   - a launch of the products kernel takes as many rounds as its tiles fill the SMs (one block
+//     per SM), each kRoundNsPerDepth per unit of its depth: the solution's 4 rounds 4096 deep at
+//     4096³ take 2.92 ms;
+//   - the passes move the floats they read and write at kPassBytesPerNs: the three at 4096³
+//     moved 758 MB in 0.29 ms.
+// At 4096³ it predicts 2.92, 2.81 and 2.58 ms for no, one and two levels (measured: 2.92, 2.81
+// and 2.57); on 2048³ the passes cost more than a second level saves, and one level makes 2
+// rounds where the classical product takes 1. On another GPU the constants are off, and so may
+// be the choice of levels: never the result.
+constexpr double kRoundNsPerDepth = 178.0;
+constexpr double kPassBytesPerNs = 2600.0;  // 2.6 TB/s
+
+static double predicted_ns(int64_t M, int64_t N, int64_t K, int levels, int sms) {
+  const int64_t m = M >> levels, n = N >> levels, k = K >> levels, products = ipow(7, levels);
+  const int64_t tiles = products * ceil_div<int64_t>(m, kBlockM) * ceil_div<int64_t>(n, kBlockN);
+  double ns = double(ceil_div<int64_t>(tiles, sms)) * double(k) * kRoundNsPerDepth;
+  if (levels > 0) {
+    // A read and its operands written, B's alike, the products written and read, C written.
+    const int64_t floats = M * K + products * m * k + K * N + products * k * n + 2 * products * m * n + M * N;
+    ns += double(floats) * sizeof(float) / kPassBytesPerNs;
+  }
+  return ns;
+}
+
+static int levels_that_pay(int M, int N, int K, int sms) {
+  int best = 0;
+  for (int levels = 1; levels <= kMaxLevels; ++levels) {
+    const int blocks = 1 << levels;  // along each dimension
+    if (M % blocks != 0 || N % blocks != 0 || K % blocks != 0) break;
+    if (predicted_ns(M, N, K, levels, sms) < predicted_ns(M, N, K, best, sms)) best = levels;
+  }
+  return best;
 }
 
 void matmul_register(const float* A, const float* B, float* C, int M, int N, int K) {
   if (M == 0 || N == 0) return;  // no elements of C; with K = 0 the kernel writes zeros
   static const int sms = multiprocessor_count();
-  const int levels = levels_that_pay(M, N, K, sms);
-  const size_t m = M >> levels, n = N >> levels, k = K >> levels, products = ipow(7, levels);
-  float* const memory = levels > 0 ? scratch(products * (m * k + k * n + m * n)) : nullptr;
-  if (levels == 2 && memory != nullptr) {
-    strassen<2>(A, B, C, M, N, K, memory);
-  } else if (levels == 1 && memory != nullptr) {
-    strassen<1>(A, B, C, M, N, K, memory);
-  } else {
-    launch_products(A, B, C, M, N, K, 1);  // the classical product
-  }
+  matmul_by_levels(A, B, C, M, N, K, levels_that_pay(M, N, K, sms));
 }
 
 // The lab program links every step's launcher; this variant has one product, which every
