@@ -64,9 +64,9 @@ std::vector<std::string> labs_of(lab::Op op) {
 std::vector<Plan> plans() {
   const std::vector<std::string> matmul = labs_of(lab::Op::kMatmul), transpose = labs_of(lab::Op::kTranspose);
   // solutions/variants/coarsened: lab 02 with four outputs per thread (its README's question);
-  // solutions/variants/strassen: lab 03's kernel under Strassen's algorithm, beside the large
-  // products (two levels at 4096³ and 8192³, one at 4096 × 8192 × 2048, whose products would be
-  // too shallow for two; smaller products run classically, without split-K: not timed here).
+  // solutions/variants/strassen: lab 03's kernel under two levels of Strassen's algorithm, beside
+  // the large products (its launcher's model of the time chooses two levels for all three; at
+  // smaller sizes it runs classically, without split-K, slower than the solution: not timed).
   const std::vector<Stretch> coarsened = {{"02_matmul_tiled", "coarsened"}};
   const std::vector<Stretch> with_strassen = {{"02_matmul_tiled", "coarsened"}, {"03_matmul_register", "strassen"}};
   return {
