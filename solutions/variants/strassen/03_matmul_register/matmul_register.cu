@@ -20,9 +20,10 @@
 //      blockIdx.z, into scratch memory;
 //   3. one pass adds the products up into the blocks of C.
 // The passes are memory-bound (at 4096³ they move 758 MB of device memory in 0.29 ms of the
-// 2.57 ms); they pay when the products are deep enough (the launcher's rule). An earlier version fused the sums into the product kernel's tile
-// loads and its stores instead: no extra passes, but each product ran 11 to 20% slower than
-// step 3 on the same work, and one level of it stayed below cuBLAS (docs/tuning.md).
+// 2.57 ms); they pay when the products are deep enough (the launcher's model of the time). An
+// earlier version fused the sums into the product kernel's tile loads and its stores instead: no
+// extra passes, but each product ran 11 to 20% slower than step 3 on the same work, and one
+// level of it stayed below cuBLAS (docs/tuning.md).
 // The sums make each product's terms larger, so the rounding error grows with each level: at
 // 4096³ the largest error over every element is 0.57 of the lab's fp32 bound (the solution's
 // 0.27), on the lab's uniform inputs. Strassen's error is bounded for the matrix as a whole, not
