@@ -275,8 +275,8 @@ std::string format_markdown(const BenchReport& report, const std::string& chart_
       << "**Stretch** rows are versions of a lab's solution that try to go further, kept beside it and not graded. How "
          "the solutions were tuned, what each attempt predicted and measured, and what stands between "
          "them and their targets: docs/tuning.md. The strassen row does fewer multiply-adds than the classical "
-         "product (Strassen's algorithm: 7/8 of them with one level, 49/64 with two): its TFLOP/s count "
-         "the classical 2·M·N·K, an effective rate.\n\n";
+         "product (Strassen's algorithm, two levels at this bench's sizes: 49/64 of them): its TFLOP/s "
+         "count the classical 2·M·N·K, an effective rate.\n\n";
 
   out << "| problem | implementation | median ms | min-max ms | throughput | of ceiling |\n"
       << "|---|---|--:|--:|--:|--:|\n";

@@ -411,8 +411,9 @@ static void matmul_by_levels(const float* A, const float* B, float* C, int M, in
 //   - a launch of the products kernel takes as many rounds as its tiles fill the SMs (one block
 //     per SM), each kRoundNsPerDepth per unit of its depth: the solution's 4 rounds 4096 deep at
 //     4096³ take 2.92 ms;
-//   - the passes move the floats they read and write at kPassBytesPerNs: the three at 4096³
-//     moved 758 MB in 0.29 ms.
+//   - the passes move the floats they read and write at kPassBytesPerNs, a rate fitted so that
+//     the model's totals match the runs: it counts 1,023 MB at 4096³ (the products written and
+//     read back included), of which ncu saw 758 MB reach device memory, in 0.29 ms.
 // At 4096³ it predicts 2.92, 2.81 and 2.58 ms for no, one and two levels (measured: 2.92, 2.81
 // and 2.57); on 2048³ the passes cost more than a second level saves, and one level makes 2
 // rounds where the classical product takes 1. On another GPU the constants are off, and so may
