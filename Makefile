@@ -16,9 +16,8 @@ include mk/config.mk
 include mk/labs.mk
 include mk/variants.mk
 include mk/maintainer.mk
-include mk/tests.mk
 include mk/gradescope.mk
-include mk/similarity.mk
+include mk/tests.mk
 
 .PHONY: all help run check grade grade-class similarity gradescope release profile bench status test doctor clean
 
@@ -152,7 +151,7 @@ release:
 	@scripts/make-release $(call shell_quote,$(OUT))
 
 # Every make grade and make check run adds its labs' results to the history of the folder it
-# graded (build/progress/<folder>-<hash>/history.tsv, grading/progress.h); this reads it.
+# graded (build/progress/<folder>-<hash>/history.tsv, grading/core/progress.h); this reads it.
 ## each lab's best and latest result, what still fails, the lab to do next (SRC=folder)
 status: $(STATUS)
 	@$(STATUS) --src $(call shell_quote,$(SRC))
@@ -167,7 +166,7 @@ test: deps
 # and performance.md with its chart performance.svg in BENCH_OUT. LAB=01,05 some labs only,
 # ARGS="--reps 5" the bench's options (build/gpu/bin/bench --help). Then the grader grades the
 # solutions and records, for this GPU model, each one's share of its ceiling at the rubric's
-# performance shape into grading/targets.txt (grading/targets.h): the targets of a students' copy,
+# performance shape into grading/targets.txt (grading/core/targets.h): the targets of a students' copy,
 # which has no solutions to time (its reports: BENCH_OUT/grade-all, or grade-NN). The worst exit status of the two
 # (0 all timed, 1 something wrong or not run, 2 could not run) is printed: make's is 2 for any.
 BENCH_OUT ?= $(BUILD)/bench

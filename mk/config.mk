@@ -49,7 +49,7 @@ CPP_gpu-debug += -MMD -MP
 FLAVORS := gpu gpu-debug cpu cpu-debug cpu-asan cpu-tsan cpu-count
 # A student file sees the lab's public headers only, copied into $(PUBLIC), never the checkout:
 # `#include "solutions/..."` does not resolve. -MD lists every header it read, the compilers'
-# own included, for the grader to check that nothing else was reached (grading/submission.h).
+# own included, for the grader to check that nothing else was reached (grading/core/submission.h).
 PUBLIC := $(BUILD)/public
 PUBLIC_HEADERS := $(addprefix $(PUBLIC)/,common/ceil_div.h common/cuda_check.h common/exit_codes.h \
   common/grid_limits.h harness/launchers.h)

@@ -134,35 +134,50 @@ $(BUILD)/gpu/bin/bench: $(BUILD)/gpu/obj/harness/bench.o $(BUILD)/gpu/obj/harnes
 	@mkdir -p $(@D)
 	$(LINK_gpu) $^ -lcublas -o $@
 
-# ---- the grader ----
+# ---- the grader and its tools ----
+
+# grading/ holds three products, a folder each: core/ (make grade), course/ (make grade-class,
+# make gradescope) and student/ (make status, make profile). Each folder is a library, an
+# archive of its objects but the mains; a program links its main and the archives it may use,
+# and the linker takes from them what the program calls: no list of objects is kept by hand.
+GRADING_MAINS := grading/core/grade.cpp grading/course/grade_class.cpp grading/course/gradescope/autograder.cpp \
+  grading/student/status.cpp grading/student/profile.cpp
+grading_objs = $(patsubst %.cpp,$(BUILD)/host/%.o,$(filter-out $(GRADING_MAINS),$(1)))
+CORE_LIB := $(BUILD)/host/libgrading-core.a
+STUDENT_LIB := $(BUILD)/host/libgrading-student.a
+COURSE_LIB := $(BUILD)/host/libgrading-course.a
+$(CORE_LIB): $(call grading_objs,$(wildcard grading/core/*.cpp))
+$(STUDENT_LIB): $(call grading_objs,$(wildcard grading/student/*.cpp))
+$(COURSE_LIB): $(call grading_objs,$(wildcard grading/course/*/*.cpp grading/course/*.cpp))
+$(CORE_LIB) $(STUDENT_LIB) $(COURSE_LIB):
+	@rm -f $@
+	ar rcs $@ $^
 
 GRADER := $(BUILD)/host/grade
-GRADER_OBJS := $(patsubst %.cpp,$(BUILD)/host/%.o,$(filter-out grading/status.cpp grading/grade_class.cpp grading/profile.cpp,$(wildcard grading/*.cpp)))
-$(GRADER): $(GRADER_OBJS) $(HOST_OBJS)
+$(GRADER): $(BUILD)/host/grading/core/grade.o $(CORE_LIB) $(HOST_OBJS)
 	$(CXX) $(CXXFLAGS) $^ -o $@
 
 # make status: reads the history the grader writes, with the grader's own code for it.
 STATUS := $(BUILD)/host/status
-$(STATUS): $(patsubst %,$(BUILD)/host/grading/%.o,status progress report utf8) $(HOST_OBJS)
+$(STATUS): $(BUILD)/host/grading/student/status.o $(STUDENT_LIB) $(CORE_LIB) $(HOST_OBJS)
 	$(CXX) $(CXXFLAGS) $^ -o $@
 
-# make profile's report (grading/profile.cpp): either backend's counts, read with the technique
+# make profile's report (grading/student/profile.cpp): either backend's counts, read with the technique
 # check's own code, in one table.
 PROFILE := $(BUILD)/host/profile
-$(PROFILE): $(patsubst %,$(BUILD)/host/grading/%.o,profile kernel_counts profile_report) $(HOST_OBJS)
+$(PROFILE): $(BUILD)/host/grading/student/profile.o $(STUDENT_LIB) $(CORE_LIB) $(HOST_OBJS)
 	$(CXX) $(CXXFLAGS) $^ -o $@
 
-# make grade-class: runs the grader on each student of a class (grading/grade_class.cpp); its own
-# parts are in grading/class/. It alone needs two libraries beyond the grader's (which needs
-# none): libarchive unpacks the students' zips and tars, nlohmann/json reads the grader's
+# make grade-class: runs the grader on each student of a class (grading/course/grade_class.cpp);
+# its parts are in grading/course/class/. It alone needs two libraries beyond the grader's (which
+# needs none): libarchive unpacks the students' zips and tars, nlohmann/json reads the grader's
 # results.json; `scripts/install-deps grade-class` installs both. Found by make itself (no
 # shell); without them, building it fails saying so, and its test is skipped saying so.
 GRADE_CLASS := $(BUILD)/host/grade-class
 GRADE_CLASS_MISSING := $(strip $(if $(wildcard /usr/include/archive.h),,libarchive-dev) \
   $(if $(wildcard /usr/include/nlohmann/json.hpp),,nlohmann-json3-dev))
-CLASS_OBJS := $(patsubst %.cpp,$(BUILD)/host/%.o,$(wildcard grading/class/*.cpp))
 ifeq ($(GRADE_CLASS_MISSING),)
-$(GRADE_CLASS): $(BUILD)/host/grading/grade_class.o $(CLASS_OBJS) $(filter-out %/grade.o,$(GRADER_OBJS)) $(HOST_OBJS)
+$(GRADE_CLASS): $(BUILD)/host/grading/course/grade_class.o $(COURSE_LIB) $(CORE_LIB) $(HOST_OBJS)
 	$(CXX) $(CXXFLAGS) $^ -larchive -o $@
 else
 # Said even where an older build of it is left (a target without a file is never up to date).

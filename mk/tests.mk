@@ -10,11 +10,6 @@ TEST_BACKENDS ?= cpu $(if $(HAVE_GPU),gpu)
 CPUSIM_TEST_BINS := $(patsubst cpusim/tests/%.cpp,$(BUILD)/test/cpusim/%,$(wildcard cpusim/tests/test_*.cpp))
 TEST_BINS := $(patsubst tests/%.cpp,$(BUILD)/test/%,$(wildcard tests/*/test_*.cpp)) \
   $(if $(filter cpu,$(TEST_BACKENDS)),$(CPUSIM_TEST_BINS))
-# The CPU backend's tests read its counts with make profile's code; make profile's own tests run
-# its report program too.
-$(BUILD)/test/cpusim/test_cpusim $(BUILD)/test/grading/test_profile_report: $(BUILD)/host/grading/kernel_counts.o \
-  $(BUILD)/host/grading/profile_report.o
-$(BUILD)/test/grading/test_profile_report: $(PROFILE)
 TEST_PROGRAMS := $(foreach f,$(TEST_BACKENDS),$(foreach s,solutions $(TEST_SKELETONS),\
                    $(foreach l,$(SOLUTION_LABS),$(call lab_program,$(l),$(s),$(f)))))
 # The wrong submissions the lab tests run themselves (tests/harness/test_lab*.cpp, test_rep_check.cpp):
@@ -31,61 +26,31 @@ TEST_PROGRAMS += $(if $(and $(SOLUTION_LABS),$(filter cpu,$(TEST_BACKENDS))),$(c
 TEST_PROGRAMS += $(if $(and $(SOLUTION_LABS),$(filter cpu,$(TEST_BACKENDS))),$(call corpus_program,no_atomics_05,cpu-tsan) \
   $(call corpus_program,no_load_guard_04,cpu-asan))
 
+# A test links its own file, doctest's main and the libraries of grading/ (mk/labs.mk), from
+# which the linker takes what the test calls; without grade-class's libraries, the tests that
+# need them are built to say so and be skipped. What the tests run (the grader, make status, the
+# lab programs...) is test-programs', which make test builds first.
+TEST_LIBS := $(if $(GRADE_CLASS_MISSING),,$(COURSE_LIB)) $(STUDENT_LIB) $(CORE_LIB)
+TEST_LDLIBS := $(if $(GRADE_CLASS_MISSING),,-larchive)
+TEST_DEFINES := $(if $(GRADE_CLASS_MISSING),-DGRADE_CLASS_MISSING='"$(GRADE_CLASS_MISSING)"')
 $(BUILD)/test/doctest_main.o: tests/doctest_main.cpp | deps
 	@mkdir -p $(@D)
 	$(CXX) $(CXXFLAGS) -c $< -o $@
-$(BUILD)/test/%: tests/%.cpp $(BUILD)/test/doctest_main.o $(HOST_OBJS) | deps
+$(BUILD)/test/%: tests/%.cpp $(BUILD)/test/doctest_main.o $(TEST_LIBS) $(HOST_OBJS) | deps
 	@mkdir -p $(@D)
-	$(CXX) $(CXXFLAGS) $(TEST_DEFINES) -MMD -MP $< $(filter %.o,$^) $(TEST_LIBS) -o $@
-$(CPUSIM_TEST_BINS): $(BUILD)/test/cpusim/%: cpusim/tests/%.cpp $(BUILD)/test/doctest_main.o $(HOST_OBJS) | deps
-	@mkdir -p $(@D)
-	$(CXX) $(CXXFLAGS) -MMD -MP $< $(filter %.o,$^) -o $@
-# The bench's tests check its reports, which only it links; the technique's, the grader's rules.
+	$(CXX) $(CXXFLAGS) $(TEST_DEFINES) -MMD -MP $< $(filter %.o %.a,$^) $(TEST_LDLIBS) -o $@
+# The bench's tests check its reports, which only the bench links.
 $(BUILD)/test/harness/test_bench: $(BENCH_HOST_OBJS)
-$(BUILD)/test/grading/test_technique $(BUILD)/test/grading/test_sandbox $(BUILD)/test/grading/test_submission \
-  $(BUILD)/test/grading/test_build_folder: $(filter-out %/grade.o,$(GRADER_OBJS))
-$(BUILD)/test/grading/test_utf8 $(BUILD)/test/grading/test_grade: $(BUILD)/host/grading/utf8.o
-$(BUILD)/test/grading/test_turns: $(BUILD)/host/grading/turns.o
-$(BUILD)/test/grading/test_report: $(BUILD)/host/grading/report.o $(BUILD)/host/grading/utf8.o
-$(BUILD)/test/grading/test_grade: $(BUILD)/host/grading/progress.o $(BUILD)/host/grading/report.o \
-  $(BUILD)/host/grading/student_uid.o
-# The targets' tests record and look up targets with the grader's code, and run the grader.
-$(BUILD)/test/grading/test_targets: $(filter-out %/grade.o,$(GRADER_OBJS)) $(GRADER)
-# make status's tests read and write histories, and run make status and the grader in a copy.
-$(BUILD)/test/grading/test_status: $(patsubst %,$(BUILD)/host/grading/%.o,progress report utf8) $(STATUS) $(GRADER)
-# make grade-class's tests grade a class made of a solution, a skeleton and a corpus entry;
-# without grade-class's libraries (mk/labs.mk) they are built to say so and be skipped.
-$(BUILD)/test/grading/test_grade_class: $(BUILD)/host/grading/class/csv.o
-ifeq ($(GRADE_CLASS_MISSING),)
-$(BUILD)/test/grading/test_grade_class: TEST_LIBS := -larchive
-$(BUILD)/test/grading/test_grade_class: $(BUILD)/host/grading/class/archive.o $(BUILD)/host/grading/utf8.o $(GRADE_CLASS) $(GRADER) \
-  $(TEST_SKELETONS)/01_matmul_naive/matmul_naive.cu $(CORPUS)/no_guard_01/01_matmul_naive/matmul_naive.cu
-else
-$(BUILD)/test/grading/test_grade_class: TEST_DEFINES := -DGRADE_CLASS_MISSING='"$(GRADE_CLASS_MISSING)"'
-endif
-
-# The same, graded on a one-node Slurm cluster that the test starts (tests/grading/single-node-slurm).
-$(BUILD)/test/grading/test_grade_class_slurm: $(BUILD)/host/grading/class/csv.o
-ifeq ($(GRADE_CLASS_MISSING),)
-$(BUILD)/test/grading/test_grade_class_slurm: $(GRADE_CLASS) $(GRADER) $(TEST_SKELETONS)/01_matmul_naive/matmul_naive.cu \
-  $(CORPUS)/no_guard_01/01_matmul_naive/matmul_naive.cu
-else
-$(BUILD)/test/grading/test_grade_class_slurm: TEST_DEFINES := -DGRADE_CLASS_MISSING='"$(GRADE_CLASS_MISSING)"'
-endif
-
-# The late policy's tests: its arithmetic and the rubric's keys; with grade-class's libraries,
-# the gradebook's late columns and a small class graded with a due time.
-$(BUILD)/test/grading/test_late: $(filter-out %/grade.o,$(GRADER_OBJS))
-ifeq ($(GRADE_CLASS_MISSING),)
-$(BUILD)/test/grading/test_late: TEST_LIBS := -larchive
-$(BUILD)/test/grading/test_late: $(patsubst %,$(BUILD)/host/grading/class/%.o,archive csv gradebook roster) $(GRADE_CLASS) $(GRADER)
-else
-$(BUILD)/test/grading/test_late: TEST_DEFINES := -DGRADE_CLASS_MISSING='"$(GRADE_CLASS_MISSING)"'
-endif
+# The CPU backend's tests read its counts with make profile's code.
+$(CPUSIM_TEST_BINS): $(BUILD)/test/cpusim/%: cpusim/tests/%.cpp $(BUILD)/test/doctest_main.o $(STUDENT_LIB) $(CORE_LIB) $(HOST_OBJS) | deps
+	@mkdir -p $(@D)
+	$(CXX) $(CXXFLAGS) -MMD -MP $< $(filter %.o %.a,$^) -o $@
 
 # The grader's tests grade the solutions, fresh skeletons and the corpus of wrong submissions.
 GRADE_TEST_SOURCES := $(if $(SOLUTION_LABS),$(foreach l,$(SOLUTION_LABS),$(TEST_SKELETONS)/$(l)/$(call lab_file,$(l))) \
   $(VARIANT_FILES))
+# The tools the tests run, and the files of the corpus and the skeletons that tests hand to them.
+TEST_TOOLS := $(GRADER) $(STATUS) $(PROFILE) $(if $(GRADE_CLASS_MISSING),,$(GRADE_CLASS) $(GRADESCOPE))
 ## build what the tests run
-test-programs: $(TEST_PROGRAMS) $(if $(filter cpu,$(TEST_BACKENDS)),cpusim-suite cpusim-samples) $(GRADER) $(STATUS) $(GRADE_TEST_SOURCES)
+test-programs: $(TEST_PROGRAMS) $(if $(filter cpu,$(TEST_BACKENDS)),cpusim-suite cpusim-samples) $(TEST_TOOLS) $(GRADE_TEST_SOURCES)
 

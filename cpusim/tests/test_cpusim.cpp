@@ -14,8 +14,8 @@
 
 #include "common/subprocess.h"
 #include "common/text.h"
-#include "grading/kernel_counts.h"
-#include "grading/profile_report.h"
+#include "grading/core/kernel_counts.h"
+#include "grading/student/profile_report.h"
 #include "cpusim/tests/source_line.h"
 
 namespace {

@@ -1,4 +1,4 @@
-// The build folder the grader keeps between runs (grading/build_folder.h): kept while the
+// The build folder the grader keeps between runs (grading/core/build_folder.h): kept while the
 // grader and makefiles stay the same, emptied when they change, and never a folder of other
 // files.
 #include <doctest/doctest.h>
@@ -10,7 +10,7 @@
 #include <string>
 
 #include "common/text.h"
-#include "grading/build_folder.h"
+#include "grading/core/build_folder.h"
 
 namespace {
 

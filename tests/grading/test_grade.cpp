@@ -22,9 +22,9 @@
 
 #include "common/labs.h"
 #include "common/subprocess.h"
-#include "grading/progress.h"
-#include "grading/student_uid.h"
-#include "grading/utf8.h"
+#include "grading/core/progress.h"
+#include "grading/core/student_uid.h"
+#include "grading/core/utf8.h"
 #include "tests/lab_programs.h"
 
 namespace {
@@ -41,7 +41,7 @@ struct Graded {
 using lab_test::read_file;
 
 // COMMAND run as UID's user, one that is not root and that no grading running beside the test
-// shares (grading/student_uid.h); without COMMAND, the prefix that does it.
+// shares (grading/core/student_uid.h); without COMMAND, the prefix that does it.
 std::vector<std::string> as_user(const grade::StudentUid& uid, const std::vector<std::string>& command = {}) {
   const std::string id = std::to_string(uid.uid());
   std::vector<std::string> argv = {"setpriv", "--reuid=" + id, "--regid=" + id, "--clear-groups", "--"};
@@ -309,7 +309,7 @@ TEST_CASE("each wrong submission is caught by its check, and by make check where
 }
 
 // On the CPU backend the solution's run of the correctness shapes is kept in the build folder
-// (grading/checks.cpp): after a grading, a file of its per-shape seconds, one per shape, which the
+// (grading/core/check_correctness.cpp): after a grading, a file of its per-shape seconds, one per shape, which the
 // next grading reads instead of running the solution again; a file that does not hold one number
 // per shape is measured again and replaced.
 TEST_CASE("the solution's correctness run on the CPU backend is kept for the next grading, and a bad record is measured again" *

@@ -1,11 +1,11 @@
-// make grade-class (grading/grade_class.cpp): a class of synthetic submissions, built in a
+// make grade-class (grading/course/grade_class.cpp): a class of synthetic submissions, built in a
 // scratch folder from a solution, a skeleton and a corpus entry, as folders and zips, beside
 // hostile ones (an empty folder, a folder without the labs' layout, a link out of the class, a
 // zip with a ../ name, a tar and a tar.gz with a ../ name and links, a name with quotes and a
 // $(command), a roster student who handed in nothing): every student gets a row with a clear
 // status, the CSV parses, a rerun grades only the student whose file changed, and the summary
 // page renders in headless Chromium with its charts and every student. Lab 01 on the fast
-// rubric, on the CPU backend. The unpacking itself (grading/class/archive.h) is tested on its
+// rubric, on the CPU backend. The unpacking itself (grading/course/class/archive.h) is tested on its
 // own first: hostile entries, corrupt archives, the limits.
 // Without grade-class's libraries (scripts/install-deps grade-class), mk/tests.mk defines
 // GRADE_CLASS_MISSING: every test here is skipped, and one more names what is missing.
@@ -20,10 +20,10 @@
 #include <vector>
 
 #include "common/subprocess.h"
-#include "grading/class/csv.h"
-#include "grading/class/time_left.h"
+#include "grading/course/class/csv.h"
+#include "grading/course/class/time_left.h"
 #ifndef GRADE_CLASS_MISSING
-#include "grading/class/archive.h"
+#include "grading/course/class/archive.h"
 #endif
 #include "tests/grading/grade_class_tests.h"
 #include "tests/lab_programs.h"

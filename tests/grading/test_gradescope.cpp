@@ -1,4 +1,4 @@
-// make gradescope and its autograder (grading/gradescope/: setup.sh, run_autograder and
+// make gradescope and its autograder (grading/course/gradescope/: setup.sh, run_autograder and
 // build/host/gradescope), against a fake /autograder in build/test/gradescope: the zip's files
 // (no solution in them, by path or by content), then setup.sh and run_autograder as Gradescope
 // runs them, for a correct submission handed in as a loose file, a broken one in a labs/ folder,
@@ -224,8 +224,8 @@ TEST_CASE("the zip has setup.sh and run_autograder at its root and what grading 
           doctest::skip(lab_test::kNoSolutions || kNoZip)) {
   std::map<std::string, int> modes;
   const auto entries = zip_entries((made() / "autograder.zip").string(), &modes);
-  for (const char* needed : {"setup.sh", "run_autograder", "gradescope.env", "Makefile", "labs.txt", "grading/grade.cpp",
-                             "grading/gradescope/autograder.cpp", "cpusim/cpucc", "harness/lab_main.cpp", "scripts/list-rules",
+  for (const char* needed : {"setup.sh", "run_autograder", "gradescope.env", "Makefile", "labs.txt", "grading/core/grade.cpp",
+                             "grading/course/gradescope/autograder.cpp", "cpusim/cpucc", "harness/lab_main.cpp", "scripts/list-rules",
                              "labs/01_matmul_naive/matmul_naive.cu"}) {
     CAPTURE(needed);
     CHECK(entries.count(needed) == 1);

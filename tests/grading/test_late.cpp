@@ -1,4 +1,4 @@
-// make grade-class's late policy (grading/late.h, grading/class/submitted.h, the gradebook's late
+// make grade-class's late policy (grading/core/late.h, grading/course/class/submitted.h, the gradebook's late
 // columns): the arithmetic of days late and penalties, the rubric's keys, a gradebook without due
 // times unchanged, and a small class graded with a due time: one student on time, one a few days
 // late by the lab file's time, one late by its LMS metadata though its file is on time, and one
@@ -18,11 +18,11 @@
 
 #include "common/subprocess.h"
 #ifndef GRADE_CLASS_MISSING
-#include "grading/class/csv.h"
-#include "grading/class/gradebook.h"
+#include "grading/course/class/csv.h"
+#include "grading/course/class/gradebook.h"
 #endif
-#include "grading/late.h"
-#include "grading/rubric.h"
+#include "grading/core/late.h"
+#include "grading/core/rubric.h"
 #include "tests/lab_programs.h"
 
 namespace {

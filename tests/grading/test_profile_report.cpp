@@ -1,4 +1,4 @@
-// make profile's report from Nsight Compute's CSV (grading/kernel_counts.h, profile_report.h),
+// make profile's report from Nsight Compute's CSV (grading/core/kernel_counts.h, profile_report.h),
 // its roofline estimate, and build/host/profile --compare, which scripts/validate-profile runs.
 // The CPU backend's side, on real kernels, is in cpusim/tests/test_cpusim.cpp. The CSV is written
 // here in the layout of `ncu --csv --print-units base` (the columns test_technique.cpp uses too),
@@ -16,8 +16,8 @@
 
 #include "common/subprocess.h"
 #include "common/text.h"
-#include "grading/kernel_counts.h"
-#include "grading/profile_report.h"
+#include "grading/core/kernel_counts.h"
+#include "grading/student/profile_report.h"
 
 namespace {
 

@@ -11,7 +11,7 @@
 #include <thread>
 #include <vector>
 
-#include "grading/report.h"
+#include "grading/core/report.h"
 
 namespace fs = std::filesystem;
 

@@ -1,8 +1,8 @@
-// The fences around a student's build (grading/sandbox.h), tried with the compiler directly:
+// The fences around a student's build (grading/core/sandbox.h), tried with the compiler directly:
 // the assembler's .incbin reads any file the compiler can read, so what keeps the solution out
 // of a student's object is what the build can see, not the include path; and a compiler that
 // reads /dev/zero stops at its memory limit, not at the machine's. And gradings running at once
-// run student code as users of their own (grading/student_uid.h), so that none can kill another's.
+// run student code as users of their own (grading/core/student_uid.h), so that none can kill another's.
 #include <doctest/doctest.h>
 
 #include <sys/stat.h>
@@ -21,8 +21,8 @@
 #include <thread>
 
 #include "common/subprocess.h"
-#include "grading/checks.h"
-#include "grading/sandbox.h"
+#include "grading/core/cannot_grade.h"
+#include "grading/core/sandbox.h"
 #include "tests/lab_programs.h"
 
 namespace {
@@ -119,7 +119,7 @@ TEST_CASE("a compiler that reads /dev/zero stops at the build's memory limit, in
 
 TEST_CASE("a student's build writes its own folders only: the kept build folder's other builds are read-only to it" *
           doctest::skip(kNoMountNamespace)) {
-  // The grader keeps its build folder between runs (grading/build_folder.h): a build that could
+  // The grader keeps its build folder between runs (grading/core/build_folder.h): a build that could
   // write the harness's objects, or another submission's, would plant code in later programs.
   const Run run;
   REQUIRE(run.sandbox.namespaces);

@@ -1,4 +1,4 @@
-// The similarity report (grading/class/similarity.h, scripts/similarity: copydetect), on a class
+// The similarity report (grading/course/class/similarity.h, scripts/similarity: copydetect), on a class
 // of five made from the solutions: an author (the solutions), a copier (near-copies of them:
 // variables renamed and a section of functions moved, tests/fixtures/near_copies.txt), a student
 // who took other routes (the independent variants of solutions/variants/: lab 01 rows_on_x, lab 02
@@ -18,7 +18,7 @@
 #ifndef GRADE_CLASS_MISSING
 #include <nlohmann/json.hpp>
 
-#include "grading/class/similarity.h"
+#include "grading/course/class/similarity.h"
 #endif
 
 #include "common/subprocess.h"

@@ -1,4 +1,4 @@
-// make status and the history it reads (grading/progress.h, grading/status.cpp): a history line
+// make status and the history it reads (grading/core/progress.h, grading/student/status.cpp): a history line
 // is written and read back, a bad one is named and left out; and in a copy of the checkout, real
 // make grade and make check runs of lab 01 and 02 on the CPU backend: a lab graded done stays
 // done after a failing run, with its best and its latest result; a run of one lab keeps the
@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "common/subprocess.h"
-#include "grading/progress.h"
+#include "grading/core/progress.h"
 #include "tests/lab_programs.h"
 
 namespace {

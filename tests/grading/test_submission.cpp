@@ -1,4 +1,4 @@
-// What a student's build read (grading/submission.h, foreign_include): the student's own file, as
+// What a student's build read (grading/core/submission.h, foreign_include): the student's own file, as
 // copied, and the headers under the allowed roots pass; anything else is named.
 #include <doctest/doctest.h>
 
@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "common/subprocess.h"
-#include "grading/submission.h"
+#include "grading/core/submission.h"
 
 namespace {
 

@@ -1,4 +1,4 @@
-// The performance targets of a copy without solutions (common/targets.h, grading/targets.h): the
+// The performance targets of a copy without solutions (common/targets.h, grading/core/targets.h): the
 // file reads back as written, a malformed line is named with its line, a target is found by its
 // GPU, part and shape only; the grader refuses a malformed file and a record run it cannot make,
 // before it builds anything; and the committed file parses, each of its targets a part and
@@ -15,8 +15,8 @@
 #include "common/problems.h"
 #include "common/subprocess.h"
 #include "common/targets.h"
-#include "grading/rubric.h"
-#include "grading/targets.h"
+#include "grading/core/rubric.h"
+#include "grading/core/targets.h"
 #include "tests/lab_programs.h"
 
 namespace {

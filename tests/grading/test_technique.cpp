@@ -1,4 +1,4 @@
-// The technique check's rules (grading/technique.h) on the counts measured on the H100 with
+// The technique check's rules (grading/core/technique.h) on the counts measured on the H100 with
 // Nsight Compute (docs/instructor.md), and its readers of ncu's CSV and the CPU backend's
 // launch log. The whole check, on real programs, is in test_grade.cpp.
 #include <doctest/doctest.h>
@@ -8,7 +8,7 @@
 #include <string>
 
 #include "common/text.h"
-#include "grading/technique.h"
+#include "grading/core/technique.h"
 
 namespace {
 

@@ -1,5 +1,5 @@
-// The turns at running lab programs (grading/turns.h): who may run beside whom, and in what order.
-#include "grading/turns.h"
+// The turns at running lab programs (grading/core/turns.h): who may run beside whom, and in what order.
+#include "grading/core/turns.h"
 
 #include <doctest/doctest.h>
 

@@ -1,10 +1,10 @@
-// Student output on its way into results.json (grading/utf8.h): always valid UTF-8, cut only
+// Student output on its way into results.json (grading/core/utf8.h): always valid UTF-8, cut only
 // between characters.
 #include <doctest/doctest.h>
 
 #include <string>
 
-#include "grading/utf8.h"
+#include "grading/core/utf8.h"
 
 TEST_CASE("valid UTF-8 passes unchanged; every malformed byte becomes U+FFFD") {
   const std::string fine = "José Ñ 数 \xF0\x9F\x98\x80 ok";

@@ -137,7 +137,7 @@ void copy_part(const std::string& from, const std::string& to, const std::string
 // made from the same files with the same times (make release keeps them), so that make finds them
 // up to date in the copy exactly where it would here; and of the grader's build folder of the
 // tests (build/grade-tests, test_grade's), what every lab program links in each CPU flavor and its
-// stamp, which holds in the copy as the grader and the makefiles are the same (grading/grade.cpp).
+// stamp, which holds in the copy as the grader and the makefiles are the same (grading/core/grade.cpp).
 void reuse_builds(const std::string& copy) {
   for (const char* made : {"cpusim", "host", "test", "cpu/cpusim-suite"}) copy_part("build", copy + "/build", made);
   const std::string grader_builds = copy + "/build/grade-build";

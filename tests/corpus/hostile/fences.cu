@@ -1,6 +1,6 @@
 // A hostile part for the grader's tests: tests/corpus/corpus.txt adds it to the lab 01
 // solution, which computes the right result, and calls first_call() once in each process. It
-// pushes at the fences around it (grading/sandbox.h). Each fence that gives way spoils the
+// pushes at the fences around it (grading/core/sandbox.h). Each fence that gives way spoils the
 // result with a value of its own, so that full marks mean every fence held, and a failing test
 // says which did not:
 //   1001  malloc of 20 GiB succeeded (the memory limit; the sanitizers' builds are held by their

@@ -4,7 +4,7 @@
 // programs of its grading and kills every one it may: with labs graded at once, another lab's
 // solution could be running beside it, as the same user, and a shape whose solution run died
 // would be left out of that lab's score. The grader must never run a solution beside a
-// student's program (grading/case_runs.h, run_program).
+// student's program (grading/core/case_runs.h, run_program).
 #include <dirent.h>
 #include <signal.h>
 #include <unistd.h>

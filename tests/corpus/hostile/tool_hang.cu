@@ -2,7 +2,7 @@
 // solution, which computes the right result, and calls first_call() once in each process. When
 // a checking tool is loaded into the process (compute-sanitizer, Nsight Compute,
 // AddressSanitizer or ThreadSanitizer's runtime), it sleeps forever. Those runs have no
-// per-shape limit watching them, only a limit of their own (grading/case_runs.h, run_limited):
+// per-shape limit watching them, only a limit of their own (grading/core/case_runs.h, run_limited):
 // the hang must cost that limit, not the rubric's minutes.
 #include <unistd.h>
 

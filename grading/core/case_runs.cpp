@@ -1,0 +1,342 @@
+#include "grading/core/case_runs.h"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <mutex>
+#include <sstream>
+
+#include "common/descendants.h"
+#include "common/timing.h"
+#include "grading/core/isolation.h"
+#include "grading/core/student_uid.h"
+#include "grading/core/turns.h"
+#include "common/rep_check.h"
+
+namespace grade {
+
+namespace {
+
+// A student's code may take this many times the solution's time for a case or a pass.
+constexpr double kLimitFactor = 4;
+// But never less than these, in seconds: a new process, a CUDA context and reading the inputs
+// cost the same for any kernel. The CPU backend runs every thread on two cores: more.
+constexpr double kCaseFloorGpu = 2, kCaseFloorCpu = 5;
+constexpr double kPassFloorGpu = 8, kPassFloorCpu = 20;
+// One run of one small case under a tool (compute-sanitizer, ncu) or in a sanitizer's build: the
+// solutions take 1-3 s on the H100 and under 2 s on the CPU backend. A run that meets this floor
+// is not failed for it: the solution's time decides (run_limited).
+constexpr double kRunFloorGpu = 10, kRunFloorCpu = 30;
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+// A folder the student's program writes its results into.
+std::string make_dir(const Context& ctx, const std::string& name) {
+  const std::string dir = make_private_dir(ctx.work_dir + "/" + name + "-");
+  if (dir.empty()) throw CannotGrade("cannot make a folder in " + ctx.work_dir);
+  ctx.sandbox.hand_over(dir);
+  return dir;
+}
+
+void write_case_list(const Cases& cases, const std::vector<size_t>& which) {
+  std::ofstream list(cases.dir + "/cases.txt");
+  for (size_t i : which) list << lab::format_case_line(cases.cases[i]) << "\n";
+}
+
+bool has_error(const std::string& result_path) {
+  const lab::CaseResult r = lab::parse_result(read_text(result_path));
+  return !r.launch_error.empty() || !r.run_error.empty();
+}
+
+}  // namespace
+
+double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
+
+bool exists(const std::string& path) {
+  struct stat st;
+  return stat(path.c_str(), &st) == 0;
+}
+
+std::string fmt(const char* format, double a, double b, double c) {
+  char text[256];
+  snprintf(text, sizeof text, format, a, b, c);
+  return text;
+}
+
+Turns& gpu_turns(const Context& ctx) {
+  static Turns turns;
+  static std::once_flag shared;
+  std::call_once(shared, [&] {
+    if (ctx.backend != "gpu") return;
+    // One lock file per GPU, on this machine: the GPU CUDA_VISIBLE_DEVICES gives this grader (make
+    // grade-class sets it), else all of them. Named by that text: graders that name one GPU two
+    // ways ("0", its UUID) would not take turns, and Slurm's tasks, each naming its own GPU "0",
+    // take turns they need not (slower, never unfair).
+    const char* visible = std::getenv("CUDA_VISIBLE_DEVICES");
+    std::string gpu = visible != nullptr && *visible != '\0' ? visible : "all";
+    for (char& c : gpu) {
+      if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-') c = '_';
+    }
+    turns.share_with_graders(machine_lock_folder() + "/gpu-" + gpu + ".lock");
+  });
+  return turns;
+}
+
+lab::RunResult run_program(const Context& ctx, const Program& program, const std::vector<std::string>& args,
+                           const std::vector<std::string>& env, const std::vector<std::string>& wrapper, double timeout_s,
+                           std::function<bool()> stop_early, const std::function<void()>& started, bool alone) {
+  if (fingerprint(program.path) != program.fingerprint) {
+    lab::RunResult tampered;
+    tampered.spawn_failed = true;
+    tampered.output = program.path + " changed after it was built: something rewrote it during grading\n";
+    return tampered;
+  }
+  std::vector<std::string> argv = wrapper;
+  argv.push_back(program.path);
+  if (!program.step.empty()) argv.insert(argv.end(), {"--step", program.step});
+  argv.insert(argv.end(), args.begin(), args.end());
+  lab::RunOptions options;
+  options.timeout_s = timeout_s > 0 ? timeout_s : ctx.rubric->timeout_run;
+  options.max_output = 256 * 1024;
+  options.stop_early = std::move(stop_early);
+  // A working folder of its own, so that what it writes where it stands lands nowhere that
+  // matters; it is its home too (Nsight Compute keeps its settings there).
+  options.cwd = make_dir(ctx, "cwd");
+  options.env = env;
+  options.env.push_back("HOME=" + options.cwd);
+  // What is this run's own: the program, its working folder and its cases; the rest of the
+  // builds and of the scratch folder is hidden from a student's program.
+  std::vector<std::string> own;
+  if (!program.solution) {
+    for (const std::string& path : std::vector<std::string>{program.path, options.cwd, args.empty() ? "" : args.back()}) {
+      if (!path.empty() && exists(path)) own.push_back(std::filesystem::weakly_canonical(path).string());
+    }
+  }
+  const Turn turn(gpu_turns(ctx), alone ? Turns::Kind::alone : program.solution ? Turns::Kind::solution : Turns::Kind::student);
+  if (started) started();
+  lab::RunResult r = ctx.sandbox.run(ctx.sandbox.wrap(argv, options.timeout_s, program.sanitizer, own), options);
+  lab::kill_descendants();
+  lab::run_command({"rm", "-rf", options.cwd});
+  return r;
+}
+
+Cases write_cases(const Context& ctx, const std::string& name, const std::vector<lab::Case>& shapes, bool timed) {
+  Cases out;
+  out.dir = make_dir(ctx, name);
+  for (size_t i = 0; i < shapes.size(); ++i) {
+    lab::ServeCase c;
+    c.id = int(i);
+    c.shape = shapes[i];
+    c.timed = timed;
+    c.reps = timed ? lab::kTimedRuns : 0;
+    c.warmup = timed ? lab::kWarmupRuns : 0;
+    out.cases.push_back(c);
+    out.inputs.push_back(lab::make_inputs(shapes[i], ctx.seed + i));
+    const std::vector<std::vector<float>>& in = out.inputs.back();
+    for (size_t j = 0; j < in.size(); ++j) {
+      lab::write_floats(out.dir + "/" + std::to_string(i) + ".in" + std::to_string(j), in[j].data(), in[j].size());
+    }
+  }
+  std::vector<size_t> all(shapes.size());
+  for (size_t i = 0; i < all.size(); ++i) all[i] = i;
+  write_case_list(out, all);
+  return out;
+}
+
+Cases copy_cases(const Context& ctx, const Cases& from, const std::string& name, bool zero_fill) {
+  Cases out = from;
+  out.dir = make_dir(ctx, name);
+  for (lab::ServeCase& c : out.cases) c.zero_fill = zero_fill;
+  lab::run_command({"sh", "-c", "cp \"$0\"/*.in* \"$1\"", from.dir, out.dir});
+  return out;
+}
+
+Limits fixed_limits(const Context& ctx, size_t cases) {
+  Limits l;
+  l.per_case.assign(cases, ctx.rubric->timeout_run);
+  l.total = ctx.rubric->timeout_run;
+  l.basis = "the rubric's timeout.run";
+  return l;
+}
+
+Limits limits_from(const Context& ctx, const std::vector<double>& solution_seconds) {
+  const bool gpu = ctx.backend == "gpu";
+  const double case_floor = gpu ? kCaseFloorGpu : kCaseFloorCpu, pass_floor = gpu ? kPassFloorGpu : kPassFloorCpu;
+  Limits l = fixed_limits(ctx, solution_seconds.size());
+  double total = 0;
+  for (size_t i = 0; i < solution_seconds.size(); ++i) {
+    if (solution_seconds[i] < 0) continue;
+    l.per_case[i] = std::max(case_floor, kLimitFactor * solution_seconds[i]);
+    total += solution_seconds[i];
+  }
+  l.total = std::min(ctx.rubric->timeout_run, std::max(pass_floor, kLimitFactor * total));
+  l.basis = fmt("%.0fx the solution's time in this run, at least %.0f s a shape and %.0f s in all", kLimitFactor, case_floor,
+                pass_floor);
+  return l;
+}
+
+lab::RunResult run_limited(const Context& ctx, const Program& program, const Cases& cases, const std::vector<std::string>& env,
+                           const std::vector<std::string>& wrapper, const Program* solution) {
+  const double floor = std::min(ctx.rubric->timeout_run, ctx.backend == "gpu" ? kRunFloorGpu : kRunFloorCpu);
+  lab::RunResult r = run_program(ctx, program, {"--serve", cases.dir}, env, wrapper, floor);
+  if (!r.timed_out) return r;
+  std::string why = fmt("(stopped after %.0f s, the least time any such run gets", floor);
+  if (solution != nullptr && !solution->path.empty()) {
+    // Slow, or hung: the solution's time for the same run tells which.
+    const Cases theirs = copy_cases(ctx, cases, "solution-time");
+    const lab::RunResult s = run_program(ctx, *solution, {"--serve", theirs.dir}, env, wrapper);
+    if (s.exited(0)) why += fmt("; the solution took %.1f s for the same run", s.seconds);
+    if (s.exited(0) && kLimitFactor * s.seconds > floor) {
+      lab::run_command({"sh", "-c", "rm -f \"$0\"/*.result \"$0\"/*.out", cases.dir});
+      r = run_program(ctx, program, {"--serve", cases.dir}, env, wrapper, std::min(ctx.rubric->timeout_run, kLimitFactor * s.seconds));
+      why = fmt("(stopped at %.0fx the solution's %.1f s for the same run", kLimitFactor, s.seconds);
+    }
+  }
+  if (r.timed_out) r.output += (r.output.empty() || r.output.back() == '\n' ? "" : "\n") + why + ")\n";
+  return r;
+}
+
+Pass serve_pass(const Context& ctx, const Program& program, const Cases& cases, const std::vector<size_t>& which,
+                const std::vector<std::string>& env, const Limits& limits, bool alone) {
+  Pass pass;
+  pass.seconds.assign(cases.cases.size(), -1);
+  pass.stopped.assign(cases.cases.size(), "");
+  auto start = Clock::now();
+  size_t next = 0;
+  while (next < which.size()) {
+    const double left = limits.total - seconds_since(start);
+    if (left <= 0) {
+      for (size_t k = next; k < which.size(); ++k) {
+        pass.stopped[which[k]] = fmt("not run: the time for all shapes (%.0f s: ", limits.total) + limits.basis + ") ran out";
+      }
+      break;
+    }
+    write_case_list(cases, std::vector<size_t>(which.begin() + long(next), which.end()));
+    size_t current = next;
+    auto case_start = Clock::now();
+    // Waiting for its turn (run_program) counts against no limit: the clocks start with the run.
+    const auto called = case_start;
+    auto started = [&] {
+      start += Clock::now() - called;
+      case_start = Clock::now();
+    };
+    bool too_slow = false;
+    // Moves past every case whose result is there, timing each from the end of the one before.
+    auto advance = [&] {
+      while (current < which.size() && exists(cases.result_path(which[current]))) {
+        pass.seconds[which[current]] = seconds_since(case_start);
+        case_start = Clock::now();
+        ++current;
+      }
+    };
+    const lab::RunResult r = run_program(ctx, program, {"--serve", cases.dir}, env, {}, left, [&] {
+      advance();
+      too_slow = current < which.size() && seconds_since(case_start) > limits.per_case[which[current]];
+      return too_slow;
+    }, started, alone);
+    advance();
+    if (current == which.size()) break;
+    // A case that ends in a CUDA error ends the process on purpose: go on from the next one.
+    const bool sticky = current > next && has_error(cases.result_path(which[current - 1]));
+    if (!sticky) {
+      const size_t i = which[current];
+      pass.stopped[i] = too_slow ? fmt("timed out after %.1f s on this shape (its limit: ", seconds_since(case_start)) +
+                                       limits.basis + ")"
+                        : r.timed_out ? "timed out: the time for all shapes (" + limits.basis + ") ran out during this shape"
+                                      : "the program " + r.describe() + " before finishing this shape";
+      if (pass.failed_output.empty()) pass.failed_output = r.output;
+      ++current;
+    }
+    next = current;
+  }
+  return pass;
+}
+
+std::string CaseVerdict::describe(const lab::Case& shape) const {
+  if (!failure.empty()) return shape.describe() + ": " + failure;
+  return shape.describe() + ": " + lab::verdict_line(report);
+}
+
+std::vector<std::string> CaseVerdict::report_lines() const {
+  std::vector<std::string> lines;
+  if (!failure.empty()) return lines;
+  std::istringstream in(lab::format_report(report, "  "));
+  std::string line;
+  std::getline(in, line);  // the verdict line, which describe() shows
+  while (std::getline(in, line)) lines.push_back(line);
+  return lines;
+}
+
+CaseVerdict evaluate(const Context& ctx, const Cases& cases, size_t i, const Pass* pass) {
+  const lab::ServeCase& c = cases.cases[i];
+  const std::string base = cases.dir + "/" + std::to_string(c.id);
+  CaseVerdict v;
+  if (!exists(base + ".result")) {
+    v.failure = pass != nullptr && !pass->stopped[i].empty() ? pass->stopped[i]
+                                                            : "did not finish (the program stopped before this case, see below)";
+    return v;
+  }
+  v.result = lab::parse_result(read_text(base + ".result"));
+  const lab::CaseResult& r = v.result;
+  if (!r.launch_error.empty() || !r.run_error.empty()) {
+    const std::string& e = r.launch_error.empty() ? r.run_error : r.launch_error;
+    v.failure = std::string("the ") + (r.launch_error.empty() ? "kernel failed while running" : "launch failed") + ": " + e +
+                ": " + lab::error_hint(e);
+    return v;
+  }
+  if (!r.finished || !lab::read_floats(base + ".out", &v.output, c.shape.output_count())) {
+    v.output.clear();
+    v.failure = "the program's result is missing or cut short";
+    return v;
+  }
+  if (r.guard_before + r.guard_after > 0) {
+    v.failure = "the kernel wrote outside the output (" + std::to_string(r.guard_before) + " elements before it, " +
+                std::to_string(r.guard_after) + " after it): a missing bounds guard?";
+    return v;
+  }
+  if (!r.modified_inputs.empty()) {
+    v.failure = "the kernel changed its input " + r.modified_inputs + "which it must only read";
+    return v;
+  }
+  v.complete = std::none_of(v.output.begin(), v.output.end(), lab::is_poison);
+  const bool full = double(c.shape.output_count()) * double(c.shape.op == lab::Op::kMatmul ? c.shape.K : 1) <= double(1 << 28);
+  v.report = lab::check_output(c.shape, cases.inputs[i], v.output.data(), ctx.seed + i, full);
+  v.pass = v.report.pass();
+  return v;
+}
+
+double checked_median(const Cases& cases, const CaseVerdict& v, const lab::DotReference* base_dot, std::string* why) {
+  const lab::ServeCase& c = cases.cases[0];
+  std::vector<std::vector<float>> inputs = cases.inputs[0];
+  if (v.result.calls.size() != size_t(c.reps)) {
+    *why = "the program reported " + std::to_string(v.result.calls.size()) + " timed calls, not " + std::to_string(c.reps);
+    return 0;
+  }
+  std::vector<double> ms;
+  for (size_t k = 0; k < v.result.calls.size(); ++k) {
+    const lab::TimedCall& call = v.result.calls[k];
+    const std::vector<lab::Edit> edits = lab::rep_edits(c.shape, call.edit_seed);
+    std::string wrong = call.nonfinite > 0 ? std::to_string(call.nonfinite) + " elements are not finite numbers (never written?)"
+                                           : lab::check_samples(c.shape, inputs, edits,
+                                                                lab::sample_positions(c.shape, call.sample_seed, edits),
+                                                                call.samples, base_dot);
+    if (!wrong.empty()) {
+      *why = "timed call " + std::to_string(k + 1) + " of " + std::to_string(c.reps) + " (on inputs changed just before it) " +
+             "left a wrong result: " + wrong;
+      return 0;
+    }
+    ms.push_back(call.ms);
+  }
+  return lab::summarize(std::move(ms)).median;
+}
+
+}  // namespace grade

@@ -1,0 +1,105 @@
+// Running a lab program over cases, and reading what came back. A pass runs the cases in
+// order in one process; when the program dies, hangs or leaves a sticky CUDA error at one
+// case, a fresh process goes on from the next, so one bad shape costs only itself. Each case
+// has a time limit of its own, set from the solution's time for it in the same run, and the
+// pass a budget; both are watched from here, through the results the program writes as it
+// goes (common/protocol.h).
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "common/compare.h"
+#include "common/subprocess.h"
+#include "grading/core/types.h"
+#include "grading/core/turns.h"
+#include "common/protocol.h"
+
+namespace grade {
+
+using Clock = std::chrono::steady_clock;
+double seconds_since(Clock::time_point start);
+bool exists(const std::string& path);
+std::string fmt(const char* format, double a, double b = 0, double c = 0);
+
+// The turns at the GPU of this grading (grading/core/turns.h): on a GPU, taken one grader at a time
+// with the other graders of this machine and GPU, through a lock file of the GPU in the machine's
+// lock folder (grading/core/student_uid.h).
+Turns& gpu_turns(const Context& ctx);
+
+// Runs a built program, after checking that it is still the file that was built; then kills
+// whatever it left behind. `wrapper` runs it under a tool (compute-sanitizer, ncu). A timeout
+// of 0 is the rubric's timeout.run. With labs graded at once, runs wait for their turn: a run
+// ALONE (a timed pass) until no other program runs, a solution's program while a student's runs
+// and the other way round; STARTED is called when the wait is over, and the timeout counts
+// from then.
+lab::RunResult run_program(const Context& ctx, const Program& program, const std::vector<std::string>& args,
+                           const std::vector<std::string>& env = {}, const std::vector<std::string>& wrapper = {},
+                           double timeout_s = 0, std::function<bool()> stop_early = nullptr,
+                           const std::function<void()>& started = nullptr, bool alone = false);
+
+// The cases written into a folder for `--serve`, and the inputs the grader keeps.
+struct Cases {
+  std::string dir;
+  std::vector<lab::ServeCase> cases;
+  std::vector<std::vector<std::vector<float>>> inputs;  // per case, per input
+  std::string result_path(size_t i) const { return dir + "/" + std::to_string(cases[i].id) + ".result"; }
+};
+
+// Inputs come from the run's seed and the case's position, so that SEED= reproduces them.
+Cases write_cases(const Context& ctx, const std::string& name, const std::vector<lab::Case>& shapes, bool timed = false);
+// The same cases and inputs in a fresh folder; `zero_fill` starts every output at 0.0f.
+Cases copy_cases(const Context& ctx, const Cases& from, const std::string& name, bool zero_fill = false);
+
+// Time limits, in seconds.
+struct Limits {
+  std::vector<double> per_case;
+  double total = 0;   // one pass, all cases together
+  std::string basis;  // how they were set, for the report
+};
+// The rubric's timeout.run, for every case and the pass.
+Limits fixed_limits(const Context& ctx, size_t cases);
+// kLimitFactor times the solution's times (a case it did not finish keeps the rubric's), with
+// floors, so that a hang costs seconds, not the rubric's minutes.
+Limits limits_from(const Context& ctx, const std::vector<double>& solution_seconds);
+
+// One run of a program over a folder of cases outside a pass, where no per-case limit watches it
+// (under compute-sanitizer or Nsight Compute, a sanitizer's build, a thread schedule): at most
+// kRunFloor seconds, or kLimitFactor times SOLUTION's time for the same run (same tool, same
+// environment, a copy of the cases) when that is longer. The solution runs only after the
+// student's program met the floor, so a correct submission pays nothing for it. A run that was
+// stopped says so, and why, at the end of its output.
+lab::RunResult run_limited(const Context& ctx, const Program& program, const Cases& cases,
+                           const std::vector<std::string>& env = {}, const std::vector<std::string>& wrapper = {},
+                           const Program* solution = nullptr);
+
+// What one pass left behind, per case.
+struct Pass {
+  std::vector<double> seconds;       // as seen from here; -1: no result
+  std::vector<std::string> stopped;  // why there is no result ("" when there is one)
+  std::string failed_output;         // what the first process that died printed, if anything
+};
+// ALONE: the pass's runs share the lab programs' turns with no other run (run_program).
+Pass serve_pass(const Context& ctx, const Program& program, const Cases& cases, const std::vector<size_t>& which,
+                const std::vector<std::string>& env, const Limits& limits, bool alone = false);
+
+// The verdict on one case: what the program wrote back, compared with the reference.
+struct CaseVerdict {
+  bool pass = false;
+  bool complete = false;      // the output came back clean and holds no poison: every element written
+  std::string failure;        // why there is no comparison (a crash, a CUDA error, guards...)
+  lab::CheckReport report;    // the comparison, when there was one
+  std::vector<float> output;
+  lab::CaseResult result;
+  std::string describe(const lab::Case& shape) const;  // "M=17 N=31 K=13: FAIL: ..."
+  std::vector<std::string> report_lines() const;       // the comparison's lines after the first
+};
+CaseVerdict evaluate(const Context& ctx, const Cases& cases, size_t i, const Pass* pass = nullptr);
+
+// The timed calls of a case (common/rep_check.h), each checked from its samples; the median
+// time of a timed case whose calls all check out, or 0 with `why`.
+double checked_median(const Cases& cases, const CaseVerdict& v, const lab::DotReference* base_dot, std::string* why);
+
+}  // namespace grade

@@ -1,0 +1,35 @@
+// The five checks of a lab, in the order `make grade` runs them, one file each
+// (check_build.cpp ... check_performance.cpp). Each runs student code only in separate processes
+// (the lab program, built from the student's file) and decides from what came back, with
+// references this process computes itself.
+#pragma once
+
+#include <chrono>
+#include <vector>
+
+#include "grading/core/types.h"
+
+namespace grade {
+
+// Builds what the labs' builds share, for all of LABS at once (the programs' parts in every
+// flavor they need, the solutions' programs), so that the labs' own builds can then run side by
+// side, each writing only its own files. False when something failed to build: each lab's build
+// makes the same again, one lab at a time, and reports what fails.
+bool build_shared(const Context& ctx, const std::vector<const LabRubric*>& labs);
+// Builds the lab program(s) of one lab, once for all its steps; the check that says how it went.
+CheckResult check_build(const Context& ctx, const LabRubric& lab, LabPrograms* programs);
+// Sets *main_correct when every one of the rubric's main shapes passed: the later checks wait for it.
+CheckResult check_correctness(const Context& ctx, const LabRubric& lab, const LabPrograms& programs, bool* main_correct);
+CheckResult check_safety(const Context& ctx, const LabRubric& lab, const LabPrograms& programs);
+CheckResult check_technique(const Context& ctx, const LabRubric& lab, const LabPrograms& programs);
+CheckResult check_performance(const Context& ctx, const LabRubric& lab, const LabPrograms& programs);
+
+// A check worth its points only when it passes; a waived one is worth nothing either way.
+inline CheckResult all_or_nothing(CheckResult c, std::chrono::steady_clock::time_point start) {
+  c.points = c.status == Status::kPass ? c.max_points : 0;
+  if (c.status == Status::kWaived) c.max_points = 0;
+  c.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return c;
+}
+
+}  // namespace grade

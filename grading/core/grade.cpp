@@ -1,0 +1,559 @@
+// `make grade`: builds each lab from a source folder, checks it against the reference, scores
+// it by grading/rubric.txt and writes the reports. This process runs no student code: each
+// student program runs in a process of its own, with a time limit, and the verdict is made
+// here from what it wrote back (grading/core/isolation.h, docs/instructor.md).
+//
+//   grade [--src DIR] [--lab NN] [--backend gpu|cpu] [--seed N] [--rubric FILE] [--out DIR] [--strict]
+//         [--build-dir DIR] [--quick] [--jobs N] [--targets FILE] [--record-targets]
+//
+// Exit status: 0 when grading ran to the end, whatever the score; 1 with --strict when the
+// score is below full marks; 2 when the grader itself could not run.
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <ctime>
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <filesystem>
+#include <functional>
+#include <future>
+#include <mutex>
+#include <random>
+#include <thread>
+#include <utility>
+
+#include "common/cli.h"
+#include "common/descendants.h"
+#include "common/exit_codes.h"
+#include "common/subprocess.h"
+#include "grading/core/build_folder.h"
+#include "grading/core/checks.h"
+#include "grading/core/isolation.h"
+#include "grading/core/progress.h"
+#include "grading/core/report.h"
+#include "grading/core/rubric.h"
+#include "grading/core/submission.h"
+#include "grading/core/targets.h"
+
+namespace {
+
+bool have_command(const std::string& name) {
+  return lab::run_command({"sh", "-c", "command -v " + name}).exited(0);
+}
+
+bool is_dir(const std::string& path) {
+  struct stat st;
+  return stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+// Where the reports go, once the arguments say so; and, when this run has a folder of its own
+// under build/grade, that parent, whose `latest` link points at it once it reports. And the
+// scratch folder, once made: removed however the run ends.
+std::string out_dir, runs_dir, scratch_dir;
+// What the student typed, in every message: "make check" for --quick.
+const char* command_name = "make grade";
+
+// Exit 2, "could not grade": said on stderr and, once the report folder is known, in its
+// results.json in place of an earlier run's.
+[[noreturn]] void cannot_run(const std::string& why) {
+  std::fprintf(stderr, "%s: %s\n", command_name, why.c_str());
+  if (!scratch_dir.empty()) lab::run_command({"rm", "-rf", scratch_dir});
+  if (!out_dir.empty()) {
+    lab::run_command({"mkdir", "-p", out_dir});
+    if (!grade::write_could_not_grade(out_dir, why)) std::fprintf(stderr, "%s: could not write into %s either\n", command_name, out_dir.c_str());
+    if (!runs_dir.empty()) grade::point_latest(runs_dir, out_dir);
+  }
+  std::exit(lab::kExitCannotRun);
+}
+
+std::string main_shapes_text(const grade::LabRubric& l) {
+  std::string text;
+  for (size_t i : l.main_shapes) text += (text.empty() ? "" : ", ") + l.shapes[i].describe();
+  return text;
+}
+
+std::string gpu_name() {
+  const lab::RunResult r = lab::run_command({"nvidia-smi", "--query-gpu=name", "--format=csv,noheader"});
+  if (!r.exited(0) || r.output.empty()) return "";
+  return r.output.substr(0, r.output.find('\n'));
+}
+
+// The grader's own files, fingerprinted before any student code runs: its program, the rubric,
+// the table of labs and every makefile the builds read. Where namespaces are missing (Sandbox), a
+// student program could replace them for the next run: checked at the end.
+// The grader is named by its path from the checkout when it lies inside it (build/host/grade), so
+// that a copy of the checkout with its builds (make release's test) keeps the build folder's stamp.
+std::vector<std::pair<std::string, std::string>> trusted_files(const std::string& rubric_path) {
+  const std::filesystem::path grader = std::filesystem::read_symlink("/proc/self/exe");
+  const std::string from_here = std::filesystem::proximate(grader).string();
+  std::vector<std::string> paths = {from_here.rfind("..", 0) == 0 ? grader.string() : from_here, rubric_path, "labs.txt",
+                                    "Makefile", "cpusim/cpusim.mk", "scripts/list-rules"};
+  std::error_code ec;
+  std::vector<std::string> makefiles;  // sorted: a copy of the checkout may list its folder in another order
+  for (const auto& entry : std::filesystem::directory_iterator("mk", ec)) makefiles.push_back(entry.path().string());
+  std::sort(makefiles.begin(), makefiles.end());
+  paths.insert(paths.end(), makefiles.begin(), makefiles.end());
+  std::vector<std::pair<std::string, std::string>> files;
+  for (const std::string& path : paths) files.push_back({path, grade::fingerprint(path)});
+  return files;
+}
+
+// Where a lab's lines go: to stdout as they come when labs are graded one at a time; when
+// several are graded at once, kept until the labs before it have printed, so that the output
+// reads one lab after another whatever order they finish in.
+class LabLog {
+ public:
+  explicit LabLog(bool live) : live_(live) {}
+  void add(const std::string& text) {
+    if (!live_) {
+      kept_ += text;
+      return;
+    }
+    std::fputs(text.c_str(), stdout);
+    std::fflush(stdout);
+  }
+  // What was kept, and from now on each line as it comes.
+  void go_live() {
+    live_ = true;
+    add(std::exchange(kept_, ""));
+  }
+
+ private:
+  bool live_;
+  std::string kept_;
+};
+
+// One lab's grading, from its build's check to its result.
+struct LabGrading {
+  const grade::LabRubric* rubric;
+  grade::LabPrograms programs;
+  grade::CheckResult build;
+  LabLog log;
+  grade::LabResult result;
+  std::string why_skipped;  // why the checks after correctness did not run; empty when they did
+
+  void record(grade::CheckResult c) {
+    log.add(grade::check_text(c));
+    result.checks.push_back(std::move(c));
+  }
+  void skipped(const char* name, double points) {
+    grade::CheckResult c(name, grade::Status::kSkip, points);
+    c.details.push_back(why_skipped);
+    record(c);
+  }
+};
+
+// Every check of G's lab but performance.
+void grade_checks(const grade::Context& ctx, LabGrading& g) {
+  const grade::LabRubric& l = *g.rubric;
+  g.result = grade::LabResult{l.step.id, l.file(), {}, l.step.title};
+  g.log.add("== " + l.step.title + ": " + ctx.src + "/" + l.folder + "/" + l.file() + "\n");
+  const bool built = g.build.status == grade::Status::kPass;
+  // A lab in steps is built once, and its build graded with its first step.
+  const bool graded_build = l.step.number == 1;
+  grade::CheckResult correctness("correctness", grade::Status::kSkip, l.points_correctness);
+  bool main_correct = false;
+  if (built) correctness = grade::check_correctness(ctx, l, g.programs, &main_correct);
+  // The build's points count once the lab computes something: a skeleton compiles too.
+  if (built && correctness.points == 0 && g.build.max_points > 0) {
+    g.build.status = grade::Status::kFail;
+    g.build.points = 0;
+    g.build.details.push_back("it builds, but its points count only once a shape is computed correctly");
+  }
+  if (graded_build) g.record(g.build);
+  if (!built) {
+    g.why_skipped = "skipped: nothing was built";
+  } else {
+    g.record(correctness);
+    if (!main_correct) g.why_skipped = "skipped: these run once the main shapes (" + main_shapes_text(l) + ") are correct";
+  }
+  if (g.why_skipped.empty()) {
+    // Nsight Compute profiles one process at a time: the grader takes the turns itself rather
+    // than rely on ncu's lock file reaching across the fences of each run. On a GPU the
+    // technique check waits for its turn beside the safety check, not after it: the labs'
+    // profiles, one after another, then start as soon as each lab is correct.
+    std::future<grade::CheckResult> technique;
+    if (!ctx.quick) {
+      technique = std::async(ctx.backend == "gpu" ? std::launch::async : std::launch::deferred, [&] {
+        static std::mutex profiler;
+        std::unique_lock<std::mutex> hold(profiler, std::defer_lock);
+        if (ctx.backend == "gpu") hold.lock();
+        return grade::check_technique(ctx, l, g.programs);
+      });
+    }
+    g.record(grade::check_safety(ctx, l, g.programs));
+    if (technique.valid()) g.record(technique.get());
+  } else {
+    if (!built) g.skipped("correctness", l.points_correctness);
+    g.skipped("safety", l.points_safety);
+    if (!ctx.quick) g.skipped("technique", l.points_technique);
+  }
+}
+
+// G's performance check, and its lab's score.
+void grade_performance(const grade::Context& ctx, LabGrading& g) {
+  const grade::LabRubric& l = *g.rubric;
+  // On the CPU backend the performance check is waived (and runs nothing), whatever came before.
+  if (!ctx.quick && (g.why_skipped.empty() || ctx.backend == "cpu")) {
+    g.record(grade::check_performance(ctx, l, g.programs));
+  } else if (!ctx.quick) {
+    g.skipped("performance", l.points_performance);
+  }
+  g.log.add("lab " + l.number + (l.step.count > 1 ? ", step " + std::to_string(l.step.number) : "") + ": " +
+            grade::points_text(g.result.points()) + "/" +
+            grade::points_text(g.result.max_points()) + "\n");
+}
+
+// Calls WORK(i) for i < COUNT, JOBS at a time; the first exception any call threw, once all ended.
+void run_at_once(size_t count, int jobs, const std::function<void(size_t)>& work) {
+  std::atomic<size_t> next{0};
+  std::vector<std::exception_ptr> errors(count);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < jobs; ++t) {
+    threads.emplace_back([&] {
+      for (size_t i; (i = next++) < count;) {
+        try {
+          work(i);
+        } catch (...) {
+          errors[i] = std::current_exception();
+        }
+      }
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  for (const std::exception_ptr& e : errors) {
+    if (e) std::rethrow_exception(e);
+  }
+}
+
+// Builds and grades each lab, JOBS at a time; the results, in the rubric's order.
+// BUILD_STAMP: what the builds depend on that make does not see (the grader, the makefiles).
+std::vector<grade::LabResult> grade_labs(const grade::Context& ctx, const std::vector<const grade::LabRubric*>& labs,
+                                         const std::string& build_stamp, int jobs) {
+  std::vector<LabGrading> gradings;
+  {
+    // Every lab is built before any student code runs, so that each program's fingerprint is
+    // taken before any can: first what the labs' builds share, then each lab's own build, side
+    // by side when the shared part built.
+    const grade::BuildLock lock(ctx.build_dir);
+    std::string error;
+    if (!grade::prepare_build_folder(ctx.build_dir, build_stamp, &error)) throw grade::CannotGrade(error);
+    const bool shared = grade::build_shared(ctx, labs);
+    // A lab in steps is built once, with its first step; the later steps run what it made.
+    std::vector<size_t> first_steps;
+    for (size_t i = 0; i < labs.size(); ++i) {
+      if (i == 0 || labs[i]->folder != labs[i - 1]->folder) first_steps.push_back(i);
+    }
+    std::vector<grade::LabPrograms> programs(labs.size());
+    std::vector<grade::CheckResult> builds(labs.size(), grade::CheckResult("build", grade::Status::kSkip, 0));
+    run_at_once(first_steps.size(), shared ? jobs : 1, [&](size_t k) {
+      builds[first_steps[k]] = grade::check_build(ctx, *labs[first_steps[k]], &programs[first_steps[k]]);
+    });
+    for (size_t i = 0; i < labs.size(); ++i) {
+      const grade::LabRubric* l = labs[i];
+      if (std::find(first_steps.begin(), first_steps.end(), i) == first_steps.end()) {
+        programs[i] = programs[i - 1];
+        builds[i] = builds[i - 1];
+      }
+      for (grade::Program* p : {&programs[i].main, &programs[i].asan, &programs[i].tsan, &programs[i].count, &programs[i].solution}) {
+        p->step = l->step.count > 1 ? std::to_string(l->step.number) : "";
+      }
+      gradings.push_back(LabGrading{l, programs[i], builds[i], LabLog(jobs == 1), {}, {}});
+    }
+    // The ceilings' program, where a performance target comes from a ceiling (grading/core/targets.h):
+    // a lab without its solution here, or make bench's record of the solutions' shares.
+    const bool without_solution = std::any_of(gradings.begin(), gradings.end(),
+                                              [](const LabGrading& g) { return g.programs.solution.path.empty(); });
+    if (ctx.backend == "gpu" && !ctx.quick && (without_solution || ctx.record_targets)) {
+      const grade::Program ceilings = grade::build_ceilings(ctx);
+      for (LabGrading& g : gradings) g.programs.ceilings = ceilings;
+    }
+  }
+  if (jobs == 1) {
+    for (LabGrading& g : gradings) {
+      grade_checks(ctx, g);
+      grade_performance(ctx, g);
+    }
+  } else {
+    // Labs share the GPU for every check but their timed calls, which take it alone one lab at
+    // a time (grading/core/case_runs.cpp): a lab's timing starts once its own checks are over, while
+    // the other labs' checks wait their turn. The first lab's lines print as they come; the
+    // others' once the labs before them are done.
+    gradings.front().log.go_live();
+    std::mutex printing;
+    std::vector<bool> done(gradings.size());
+    size_t printed = 0;
+    run_at_once(gradings.size(), jobs, [&](size_t i) {
+      grade_checks(ctx, gradings[i]);
+      grade_performance(ctx, gradings[i]);
+      const std::lock_guard<std::mutex> hold(printing);
+      done[i] = true;
+      for (; printed < gradings.size() && done[printed]; ++printed) gradings[printed].log.go_live();
+    });
+  }
+  std::vector<grade::LabResult> results;
+  for (LabGrading& g : gradings) results.push_back(std::move(g.result));
+  return results;
+}
+
+// What the command line asks for (the usage above).
+struct Options {
+  std::string src = "labs", lab_filter, backend, rubric_path = "grading/rubric.txt", out, build_dir;
+  std::string targets_path = "grading/targets.txt";
+  int64_t seed = -1, jobs = -1;
+  bool strict = false, no_namespaces = false, quick = false, record_targets = false;
+};
+
+Options parse_options(int argc, char** argv) {
+  Options o;
+  lab::Cli cli(argv[0], "Grades the labs of a source folder (the labs/ layout): build, correctness, safety,\n"
+                        "technique, performance. Run from the repository root; `make grade` does.");
+  cli.add_string("src", &o.src, "the folder to grade");
+  cli.add_string("lab", &o.lab_filter, "only this lab (01, or 01_matmul_naive: a lab of labs.txt)");
+  cli.add_string("backend", &o.backend, "gpu or cpu (default: gpu when nvidia-smi sees one)");
+  cli.add_int("seed", &o.seed, -1, INT64_MAX, "seed of the inputs (default: a new one each run)");
+  cli.add_string("rubric", &o.rubric_path, "the rubric file");
+  cli.add_int("jobs", &o.jobs, 1, 64, "labs graded at once (default: on a GPU one per two cores, on the CPU backend\n"
+                                     "one); the timed runs of the performance check always run one at a time");
+  cli.add_string("out", &o.out, "where the reports go (default: a folder of this run's own, build/grade/<time>-<pid>,\n"
+                                "with build/grade/latest pointing at the newest; only a run in the default folders is\n"
+                                "added to the history make status reads, build/progress)");
+  cli.add_string("build-dir", &o.build_dir, "the build folder, kept between runs (default build/grade-build): the lab\n"
+                                            "programs' parts and the solutions' programs are built once, an unchanged\n"
+                                            "student file is not compiled again, and a new grader or makefile empties it");
+  cli.add_string("targets", &o.targets_path, "the performance targets where there is no solution to time: per GPU model,\n"
+                                            "the solution's share of its ceiling's speed (grading/core/targets.h)");
+  cli.add_flag("record-targets", &o.record_targets, "on a GPU, with the solutions: measure each ceiling beside the solution's\n"
+                                                    "time and write its share into the targets file (make bench)");
+  cli.add_flag("strict", &o.strict, "exit 1 when the score is below full marks");
+  cli.add_flag("quick", &o.quick, "build, correctness and safety only (make check): the checks to run after each edit;\n"
+                                  "its score counts those checks' points only");
+  cli.add_flag("no-namespaces", &o.no_namespaces, "grade as an unprivileged user on a machine without namespaces: student\n"
+                                                  "code as the grader's own user, checkout writable, network reachable\n"
+                                                  "(to test the fences that remain)");
+  cli.parse(argc, argv);
+  return o;
+}
+
+// Sets out_dir (and runs_dir): OUT, or a new folder of this run's own under build/grade (under
+// build/check for a QUICK run). Only a run in those folders goes into make status's history.
+void choose_report_folder(const std::string& out, bool quick) {
+  if (!out.empty()) {
+    out_dir = out;
+    return;
+  }
+  runs_dir = quick ? "build/check" : "build/grade";
+  const std::string run = grade::new_run_folder(runs_dir);
+  if (run.empty()) cannot_run("cannot make a folder for the reports in " + runs_dir);
+  out_dir = run;
+}
+
+grade::Rubric load_rubric(const std::string& path) {
+  grade::Rubric rubric;
+  std::string error;
+  std::vector<lab::LabEntry> lab_table;
+  if (!lab::read_labs("labs.txt", &lab_table, &error) || !grade::read_rubric(path, lab_table, &rubric, &error)) {
+    cannot_run(error);
+  }
+  return rubric;
+}
+
+// The backend asked for, else the GPU when nvidia-smi sees one (DEVICE).
+std::string choose_backend(std::string backend, const std::string& device) {
+  if (backend.empty()) backend = device.empty() ? "cpu" : "gpu";
+  if (backend != "gpu" && backend != "cpu") cannot_run("BACKEND must be gpu or cpu, not '" + backend + "'");
+  if (backend == "gpu" && device.empty()) cannot_run("BACKEND=gpu, but nvidia-smi sees no GPU here; BACKEND=cpu grades on the CPU backend");
+  return backend;
+}
+
+// The tools the builds on BACKEND need.
+void require_tools(const std::string& backend) {
+  for (const char* tool : {"make", "g++", "nm", "sha256sum"}) {
+    if (!have_command(tool)) cannot_run(std::string("'") + tool + "' is not installed; make doctor says what is missing");
+  }
+  if (backend == "gpu" && !have_command("nvcc") && !have_command("/usr/local/cuda/bin/nvcc")) {
+    cannot_run("nvcc is not installed; make doctor says what is missing");
+  }
+}
+
+std::vector<const grade::LabRubric*> labs_to_grade(const grade::Rubric& rubric, const Options& o) {
+  std::vector<const grade::LabRubric*> labs;
+  for (const grade::LabRubric& l : rubric.labs) {
+    if (o.lab_filter.empty() || l.named(o.lab_filter)) labs.push_back(&l);
+  }
+  if (labs.empty()) cannot_run("no lab '" + o.lab_filter + "' in " + o.rubric_path);
+  return labs;
+}
+
+// How many labs to grade at once: JOBS, else on a GPU one per two cores (a lab's runs keep its
+// program and a checker or a tool busy, and wait for the GPU's turns much of the time: on the
+// H100 box's 16 cores, all seven graded parts of the five labs start at once) and on the CPU
+// backend one (each CPU-backend program runs a thread per core already).
+int jobs_for(int64_t jobs, const std::string& backend, size_t labs) {
+  if (jobs < 1) jobs = backend == "gpu" ? std::thread::hardware_concurrency() / 2 : 1;
+  return int(std::clamp<int64_t>(jobs, 1, int64_t(labs)));
+}
+
+// The scratch folder: in TMPDIR, else /tmp.
+std::string make_scratch_folder() {
+  std::error_code ec;
+  const std::string tmp = std::filesystem::temp_directory_path(ec).string();
+  const std::string work = grade::make_private_dir((ec ? "/tmp" : tmp) + "/grade-");
+  if (work.empty()) cannot_run("cannot make a scratch folder in " + (ec ? "/tmp" : tmp));
+  // Student processes reach the folders handed over to them inside it, and list nothing.
+  chmod(work.c_str(), 0711);
+  scratch_dir = work;
+  return work;
+}
+
+// The fences around student processes, probed with the scratch and build folders in place.
+grade::Sandbox sandbox_for(const grade::Context& ctx, bool namespaces) {
+  try {
+    return grade::probe_sandbox(std::filesystem::current_path().string(),
+                                std::filesystem::weakly_canonical(ctx.build_dir).string(),
+                                std::filesystem::weakly_canonical(ctx.work_dir).string(), namespaces);
+  } catch (const grade::CannotGrade& e) {
+    cannot_run(e.what());
+  }
+}
+
+grade::Context make_context(const Options& o, const std::string& backend, const std::string& device,
+                            const grade::Rubric& rubric) {
+  grade::Context ctx;
+  ctx.backend = backend;
+  ctx.device = device;
+  ctx.targets_path = o.targets_path;
+  ctx.record_targets = o.record_targets;
+  std::string error;
+  if (!grade::load_targets(o.targets_path, &ctx.targets, &error)) cannot_run(error);
+  ctx.src = o.src;
+  ctx.seed = o.seed >= 0 ? uint64_t(o.seed) : std::random_device{}() % 1000000000;
+  ctx.rubric = &rubric;
+  ctx.have_solutions = is_dir("solutions");
+  if (o.record_targets && (backend != "gpu" || !ctx.have_solutions || o.quick)) {
+    cannot_run("--record-targets times the solutions on a GPU: it needs solutions/, BACKEND=gpu and a full grading run");
+  }
+  ctx.have_compute_sanitizer = have_command("compute-sanitizer");
+  ctx.have_ncu = have_command("ncu");
+  ctx.quick = o.quick;
+  ctx.work_dir = make_scratch_folder();
+  auto use_build_folder = [&](const std::string& folder) {
+    ctx.build_dir = folder;
+    std::error_code ec;
+    if (!std::filesystem::create_directories(folder, ec) && ec) {
+      cannot_run("cannot make the build folder " + folder + ": " + ec.message());
+    }
+    ctx.sandbox = sandbox_for(ctx, !o.no_namespaces);
+  };
+  use_build_folder(o.build_dir.empty() ? "build/grade-build" : o.build_dir);
+  // Without namespaces student code can write the build folder, and a folder kept between runs
+  // could hold what an earlier submission planted: this run builds afresh, in its scratch folder.
+  if (o.build_dir.empty() && !ctx.sandbox.namespaces) use_build_folder(ctx.work_dir + "/build");
+  ctx.include_roots = grade::system_include_roots();
+  ctx.cxx_exports = grade::cxx_library_exports();
+  if (ctx.cxx_exports.empty()) cannot_run("cannot read the names the C++ library exports (nm -D of g++'s libstdc++.so)");
+  return ctx;
+}
+
+// Grades the labs, and then checks the grader's own files (trusted_files): a failure of the
+// grader's own, or a file of its changed, is "could not grade" (exit 2), never the student's 0.
+std::vector<grade::LabResult> grade_trusted(const grade::Context& ctx, const std::vector<const grade::LabRubric*>& labs,
+                                            const std::string& rubric_path, int jobs) {
+  const auto trusted = trusted_files(rubric_path);
+  std::string build_stamp;
+  for (const auto& [path, sum] : trusted) {
+    if (path != rubric_path) build_stamp += path + " " + sum + "\n";
+  }
+  std::vector<grade::LabResult> results;
+  try {
+    results = grade_labs(ctx, labs, build_stamp, jobs);
+  } catch (const std::exception& e) {
+    lab::kill_descendants();
+    cannot_run(std::string("the grader failed: ") + e.what());
+  }
+  lab::kill_descendants();
+  for (const auto& [path, sum] : trusted) {
+    if (grade::fingerprint(path) != sum) {
+      cannot_run(path + " changed while student code ran: restore it (git checkout, make) before grading again");
+    }
+  }
+  return results;
+}
+
+void print_run_header(const grade::Context& ctx, const std::string& device) {
+  const std::string where = ctx.backend == "gpu" ? "the GPU (" + device + ")" : "the CPU backend (no GPU timings)";
+  std::printf("%s: %s on %s, seed %llu (SEED=%llu reproduces the inputs)\n", command_name, ctx.src.c_str(), where.c_str(),
+              (unsigned long long)ctx.seed, (unsigned long long)ctx.seed);
+  std::printf("(sandbox: %s)\n", ctx.sandbox.describe().c_str());
+  std::fflush(stdout);
+}
+
+// Adds each lab's result to the history of the folder graded, which make status reads
+// (grading/core/progress.h). A run that cannot is still graded: it says so, and make status will
+// not count it.
+bool record_history(const grade::Context& ctx, const std::vector<grade::LabResult>& results) {
+  char date[32];
+  const std::time_t now = std::time(nullptr);
+  std::strftime(date, sizeof date, "%Y-%m-%d %H:%M:%S", std::localtime(&now));
+  std::vector<grade::HistoryLine> lines;
+  for (const grade::LabResult& r : results) {
+    lines.push_back(grade::history_line(r, date, ctx.quick ? "check" : "grade", ctx.backend, out_dir));
+  }
+  const std::string error = grade::append_history(grade::kProgressRoot, ctx.src, lines);
+  if (!error.empty()) std::fprintf(stderr, "%s: this run is not in make status's history: %s\n", command_name, error.c_str());
+  return error.empty();
+}
+
+// Writes the reports, removes the scratch folder and prints the score; true at full marks.
+bool report(const grade::Context& ctx, const std::string& device, const std::vector<grade::LabResult>& results,
+            double seconds) {
+  double score = 0, max_score = 0;
+  for (const grade::LabResult& r : results) {
+    score += r.points();
+    max_score += r.max_points();
+  }
+  const grade::RunInfo run{ctx.src, ctx.backend, ctx.backend == "gpu" ? device : "the CPU backend", ctx.seed, seconds,
+                           ctx.sandbox.describe()};
+  const bool written = grade::write_reports(out_dir, run, results);
+  lab::run_command({"rm", "-rf", ctx.work_dir});
+  if (!written) cannot_run("could not write the reports into " + out_dir);
+  if (!runs_dir.empty()) grade::point_latest(runs_dir, out_dir);
+  const bool recorded = !runs_dir.empty() && record_history(ctx, results);
+  std::printf("(reports: %s/results.json, %s/summary.txt%s)\n", out_dir.c_str(), out_dir.c_str(),
+              ctx.quick ? "; make grade runs every check" : recorded ? "; make status shows your progress" : "");
+  std::printf("Score: %s/%s%s\n", grade::points_text(score).c_str(), grade::points_text(max_score).c_str(),
+              ctx.quick ? " (build, correctness and safety)" : "");
+  return score >= max_score;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const auto start = std::chrono::steady_clock::now();
+  grade::protect_grader();
+  // The builds the grader starts are makes of their own, not part of a calling make's jobs; and
+  // `make grade SEED=N` exports SEED, which no student process may read.
+  for (const char* name : {"MAKEFLAGS", "MFLAGS", "MAKELEVEL", "SEED"}) unsetenv(name);
+  const Options o = parse_options(argc, argv);
+  if (o.quick) command_name = "make check";
+  choose_report_folder(o.out, o.quick);
+  const grade::Rubric rubric = load_rubric(o.rubric_path);
+  if (!is_dir(o.src)) cannot_run("no folder '" + o.src + "' to grade");
+  const std::string device = gpu_name();
+  const std::string backend = choose_backend(o.backend, device);
+  require_tools(backend);
+  const std::vector<const grade::LabRubric*> labs = labs_to_grade(rubric, o);
+
+  const grade::Context ctx = make_context(o, backend, device, rubric);
+  lab::run_command({"mkdir", "-p", out_dir});
+  print_run_header(ctx, device);
+  const std::vector<grade::LabResult> results =
+      grade_trusted(ctx, labs, o.rubric_path, jobs_for(o.jobs, backend, labs.size()));
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const bool full_marks = report(ctx, device, results, seconds);
+  return o.strict && !full_marks ? lab::kExitWrong : lab::kExitPass;
+}

@@ -1,0 +1,73 @@
+#include "grading/core/make_program.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <sstream>
+
+#include "common/text.h"
+#include "grading/core/isolation.h"
+#include "grading/core/quoting.h"
+
+namespace grade {
+
+using text::joined;
+
+std::string object_of(const std::string& program, const LabRubric& lab) {
+  std::string obj = program;
+  const size_t bin = obj.rfind("/bin/");
+  obj.replace(bin, 5, "/obj/");
+  return obj + "/" + lab.stem + ".o";
+}
+
+lab::RunResult run_make(const Context& ctx, const std::vector<std::string>& args, const std::vector<std::string>* own) {
+  std::vector<std::string> argv = {"make", "--no-print-directory", "-s", "-j" + std::to_string(std::max(1L, sysconf(_SC_NPROCESSORS_ONLN))),
+                                   "BUILD=" + ctx.build_dir};
+  argv.insert(argv.end(), args.begin(), args.end());
+  lab::RunOptions options;
+  options.timeout_s = ctx.rubric->timeout_build;
+  lab::RunResult r = own ? ctx.sandbox.run(ctx.sandbox.wrap_build(argv, options.timeout_s, *own), options) : lab::run_command(argv, options);
+  if (r.timed_out || r.signal != 0 || r.spawn_failed) r.output += "\n(make " + r.describe() + ")\n";
+  return r;
+}
+
+namespace {
+
+std::vector<std::string> last_lines(const std::string& output, size_t n) {
+  std::vector<std::string> lines;
+  std::istringstream in(output);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  lines.erase(lines.begin(), lines.end() - std::min(n, lines.size()));
+  return lines;
+}
+
+}  // namespace
+
+bool make_program(const Context& ctx, const std::string& src, const LabRubric& lab, const std::string& flavor,
+                  Program* program, std::string* log, const std::vector<std::string>* own) {
+  const lab::RunResult r = run_make(ctx, {"program", "LAB=" + lab.folder, "SRC=" + src, "FLAVOR=" + flavor}, own);
+  *log = r.output;
+  if (!r.exited(0)) return false;
+  const std::string path = last_lines(r.output, 1).front();
+  // Absolute: student programs run in working folders of their own.
+  program->path = std::filesystem::absolute(path).string();
+  program->object = object_of(path, lab);
+  program->fingerprint = fingerprint(path);
+  return !program->fingerprint.empty();
+}
+
+std::vector<std::string> make_program_parts(const Context& ctx, const std::string& src, const LabRubric& lab,
+                                            const std::vector<std::string>& flavors) {
+  std::string list;
+  for (const std::string& f : flavors) list += (list.empty() ? "" : " ") + f;
+  const lab::RunResult r = run_make(ctx, {"program-parts", "LAB=" + lab.folder, "SRC=" + src, "PART_FLAVORS=" + list});
+  if (!r.exited(0)) {
+    throw CannotGrade("the harness of lab " + lab.folder + " does not build here; make said:\n" + joined(quote_output(r.output, 15)));
+  }
+  std::vector<std::string> paths = last_lines(r.output, flavors.size());
+  for (std::string& path : paths) path = std::filesystem::absolute(path).string();
+  return paths;
+}
+
+}  // namespace grade

@@ -1,0 +1,31 @@
+// Building lab programs through the checkout's Makefile (mk/labs.mk), as the grader does: the
+// parts a program links besides the student's object, and a program in one flavor.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "common/subprocess.h"
+#include "grading/core/types.h"
+
+namespace grade {
+
+// One make of the checkout's Makefile into the build folder, with this machine's cores; the
+// paths it prints are its last lines. A student's build runs inside the fences, OWN its folders
+// (Sandbox::wrap_build).
+lab::RunResult run_make(const Context& ctx, const std::vector<std::string>& args, const std::vector<std::string>* own = nullptr);
+
+// The object of the student's file in PROGRAM, a lab program of LAB.
+std::string object_of(const std::string& program, const LabRubric& lab);
+
+// Builds one lab program, from folder SRC in FLAVOR, into *PROGRAM (with *LOG what make said).
+bool make_program(const Context& ctx, const std::string& src, const LabRubric& lab, const std::string& flavor,
+                  Program* program, std::string* log, const std::vector<std::string>* own = nullptr);
+
+// Builds what the programs of lab LAB from folder SRC link besides the student's object, in
+// each of FLAVORS, as the grader: the student's build, fenced, cannot write them. Returns the
+// programs' paths, absolute. A failure is this machine's: CannotGrade.
+std::vector<std::string> make_program_parts(const Context& ctx, const std::string& src, const LabRubric& lab,
+                                            const std::vector<std::string>& flavors);
+
+}  // namespace grade

@@ -1,0 +1,85 @@
+#include "grading/core/technique.h"
+
+#include "grading/core/case_runs.h"
+#include "grading/core/kernel_counts.h"
+
+namespace grade {
+
+namespace {
+
+// The totals of every kernel of the run.
+Traffic traffic_of(const RunCounts& run) {
+  Traffic t;
+  for (const KernelCounts& k : run.kernels) {
+    t.launches += k.launches;
+    t.threads += k.threads;
+    t.load_bytes += k.global_load.bytes;
+    t.load_sectors += k.global_load.sectors;
+    t.store_bytes += k.global_store.bytes;
+    t.store_sectors += k.global_store.sectors;
+  }
+  return t;
+}
+
+}  // namespace
+
+Traffic traffic_from_launch_log(const std::string& path) { return traffic_of(read_launch_log(path)); }
+
+// Bytes: the distinct bytes each warp instruction asks for; sectors: the 32-byte sectors the
+// L1 moves for them.
+const char kNcuMetrics[] =
+    "launch__grid_size,launch__block_size,"
+    "sm__sass_data_bytes_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,"
+    "sm__sass_data_bytes_mem_global_op_st.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum";
+
+Traffic traffic_from_ncu(const std::string& path) { return traffic_of(read_ncu_csv(path)); }
+
+std::vector<std::string> technique_shortfalls(const LabRubric& lab, const lab::Case& shape, const Traffic& t) {
+  if (t.launches == 0) return {"no kernel was launched: the result was computed some other way (on the host?)"};
+  std::vector<std::string> why;
+  if (lab.technique == "reuse") {
+    const double fmas = double(shape.M) * double(shape.N) * double(shape.K);
+    const double per_fma = t.load_bytes / fmas;
+    if (per_fma > lab.technique_limit) {
+      why.push_back(fmt("your kernels loaded %.2f bytes from global memory per multiply-add (%.3g bytes for %.3g of them);",
+                        per_fma, t.load_bytes, fmas));
+      why.push_back(fmt("a kernel that loads its operands for every multiply-add needs about 4.1 (one float of B per "
+                        "thread, A's shared by the warp). This lab is about loading each element once per tile and "
+                        "reusing it (at most %.2f bytes per multiply-add)",
+                        lab.technique_limit));
+    }
+  } else if (lab.technique == "outputs_per_thread") {
+    const double per_thread = double(shape.output_count()) / t.threads;
+    if (per_thread < lab.technique_limit) {
+      why.push_back(fmt("your launches ran %.0f threads in all for %.0f outputs, %.2f per thread;", t.threads,
+                        double(shape.output_count()), per_thread));
+      why.push_back(fmt("this lab is about computing at least %.0f outputs per thread in registers", lab.technique_limit));
+    }
+  } else if (lab.technique == "coalesced") {
+    // The share of the bytes moved that were asked for: 1 when each warp's accesses fill whole sectors.
+    const double loads = t.load_sectors > 0 ? t.load_bytes / (32 * t.load_sectors) : 1;
+    const double stores = t.store_sectors > 0 ? t.store_bytes / (32 * t.store_sectors) : 1;
+    if (loads < lab.technique_limit || stores < lab.technique_limit) {
+      why.push_back(fmt("your kernels' global loads use %.0f%% of the bytes in the sectors they move, their stores %.0f%%;",
+                        100 * loads, 100 * stores));
+      why.push_back(fmt("this lab is about coalescing both (at least %.0f%% each): consecutive threads of a warp should "
+                        "read, and write, consecutive addresses, through a tile in shared memory",
+                        100 * lab.technique_limit));
+    }
+  } else if (lab.technique == "one_pass") {
+    const double n = double(shape.n), input_bytes = 8 * n;
+    if (t.launches > 2)
+      why.push_back(fmt("%.0f kernel launches: a one-pass reduction needs one (or two: the blocks' sums, then their sum)",
+                        t.launches));
+    if (t.load_bytes > 1.1 * input_bytes + 65536)
+      why.push_back(fmt("your kernels loaded %.1f MB for %.1f MB of input: each element should be read once",
+                        t.load_bytes / 1e6, input_bytes / 1e6));
+    if (t.host_copies > 0)
+      why.push_back(fmt("the launcher copied between host and device memory %.0f times: the partial sums must be added "
+                        "on the GPU, not copied to the host",
+                        t.host_copies));
+  }
+  return why;
+}
+
+}  // namespace grade

@@ -1,0 +1,72 @@
+// What every part of one grading run shares: the run's context, the programs built for a lab,
+// and the result of a check. The checks themselves are declared in grading/core/checks.h.
+#pragma once
+
+#include <cstdint>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "common/targets.h"
+#include "grading/core/cannot_grade.h"
+#include "grading/core/rubric.h"
+#include "grading/core/sandbox.h"
+
+namespace grade {
+
+enum class Status { kPass, kFail, kSkip, kWaived };
+
+struct CheckResult {
+  CheckResult(std::string name_, Status status_, double max_points_)
+      : name(std::move(name_)), status(status_), max_points(max_points_) {}
+  std::string name;  // build, correctness, safety, technique, performance
+  Status status = Status::kSkip;
+  double points = 0, max_points = 0;  // a waived check is worth 0 of 0
+  double seconds = 0;
+  std::vector<std::string> details;  // shown indented under the check's line
+};
+
+// What every check of one grading run shares.
+struct Context {
+  std::string backend;     // "gpu" or "cpu"
+  std::string src;         // the folder graded (labs/ or a submission with the same layout)
+  uint64_t seed = 0;       // of every input; printed, and SEED= reproduces it
+  const Rubric* rubric = nullptr;
+  std::string work_dir;    // private scratch space of this run
+  std::string build_dir;   // where the programs are built (the Makefile's BUILD)
+  bool have_solutions = false;
+  bool have_compute_sanitizer = false;
+  bool have_ncu = false;
+  bool quick = false;      // make check: build, correctness and safety only, nothing timed
+  Sandbox sandbox;         // the fences around each student process
+  std::vector<std::string> include_roots;  // where a student build may read headers (submission.h)
+  std::set<std::string> cxx_exports;       // what the shared C++ library exports (submission.h)
+  std::string device;                      // the GPU's name, as nvidia-smi gives it; "" without one
+  // The performance targets without solutions (grading/core/targets.h): the file, what it holds, and
+  // whether this run records the solutions' shares into it (make bench).
+  std::string targets_path = "grading/targets.txt";
+  std::vector<lab::Target> targets;
+  bool record_targets = false;
+};
+
+// The programs of one lab, built before any student code runs, with their fingerprints.
+struct Program {
+  std::string path;
+  std::string object;       // the student file's object, for its symbols
+  std::string fingerprint;  // checked before every run
+  bool sanitizer = false;   // built with AddressSanitizer or ThreadSanitizer (no data limit: Sandbox)
+  bool solution = false;    // the solution's: nothing is hidden from it (Sandbox::wrap)
+  std::string step;         // the step of a lab in steps it runs (--step 2); "" for a lab without
+};
+
+struct LabPrograms {
+  Program main;                // the lab program for this backend
+  Program asan, tsan;          // CPU backend: the sanitizer builds (safety)
+  Program count;               // CPU backend: the build that counts memory accesses (technique;
+                               // not built for a lab whose technique is none)
+  Program solution;            // the solution's program (time limits; performance); may be empty
+  Program ceilings;            // GPU, without a solution or when recording: the ceilings' program
+                               // (grading/core/targets.h); may be empty
+};
+
+}  // namespace grade

@@ -1,0 +1,664 @@
+// `make grade-class`: grades a class, one student per entry of a submissions folder (a folder
+// with the labs' layout, or a .zip or .tar of one), by running the grader (build/host/grade) on
+// each as a subprocess with its own report folder and a seed derived from the student's id and
+// the class's seed; it grades nothing itself. It writes gradebook.csv, class.html (the summary)
+// and, under students/, each student's report. A rerun grades only students whose lab files,
+// seed or rubric changed: an interrupted run goes on where it stopped. With --scheduler slurm it
+// grades nothing here either: it submits the students still to grade to Slurm as a job array
+// whose tasks run grade-class on their own students (--slurm-task), and a job that merges
+// their results into the gradebook (--slurm-merge) once the array has ended.
+//
+//   grade-class --submissions DIR [--out DIR] [--roster FILE] [--jobs N] [--lab NN] [--backend gpu|cpu]
+//               [--seed N] [--rubric FILE] [--build-dir DIR] [--similarity-threshold PCT] [--no-similarity]
+//               [--similarity-only] [--scheduler local|slurm] [--partition P] [--account A] [--batch N]
+//
+// After grading, the similarity report (grading/course/class/similarity.h) ranks each lab's pairs of
+// students by the code they share; --similarity-only makes only that report, grading nothing.
+//
+// Exit status: 0 when every student has a row (whatever the scores), 2 when it could not run,
+// 130 when interrupted (the rows so far are written; a rerun goes on).
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <random>
+#include <set>
+#include <sstream>
+#include <thread>
+
+#include "common/cli.h"
+#include "common/descendants.h"
+#include "common/exit_codes.h"
+#include "common/subprocess.h"
+#include "grading/course/class/gradebook.h"
+#include "grading/course/class/hash.h"
+#include "grading/course/class/page.h"
+#include "grading/course/class/prepare.h"
+#include "grading/course/class/similarity.h"
+#include "grading/course/class/slurm.h"
+#include "grading/course/class/submitted.h"
+#include "grading/course/class/time_left.h"
+#include "grading/core/isolation.h"
+#include "grading/core/report.h"
+#include "grading/core/rubric.h"
+#include "grading/core/sandbox.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+std::atomic<bool> interrupted{false};
+
+[[noreturn]] void cannot_run(const std::string& why) {
+  std::fprintf(stderr, "make grade-class: %s\n", why.c_str());
+  std::exit(lab::kExitCannotRun);
+}
+
+struct Options {
+  std::string submissions, out = "build/class", roster, lab, backend, rubric = "grading/rubric.txt", build_dir;
+  int64_t jobs = -1, seed = -1;
+  int64_t similarity_threshold = 80;
+  bool no_similarity = false, similarity_only = false;
+  std::string scheduler = "local", partition, account;  // Slurm's, below
+  int64_t batch = 1, slurm_task = -1;
+  bool slurm_merge = false;
+};
+
+Options parse_options(int argc, char** argv) {
+  Options o;
+  lab::Cli cli(argv[0], "Grades a class: each entry of a submissions folder (a folder with the labs' layout, or a .zip or\n"
+                        ".tar of one) with the grader, into a gradebook. Run from the repository root; `make grade-class` does.");
+  cli.add_string("submissions", &o.submissions, "the folder of submissions, one entry per student");
+  cli.add_string("out", &o.out, "where gradebook.csv, class.html and students/ go (default build/class); a rerun into\n"
+                                "the same folder grades only what changed");
+  cli.add_string("roster", &o.roster, "a CSV with an id column (and name, nickname): its students get a row, handed in or not");
+  cli.add_int("jobs", &o.jobs, 1, 256, "students graded at once (default: on the CPU backend one per core, on a GPU machine one per GPU)");
+  cli.add_string("lab", &o.lab, "only this lab (01, or 01_matmul_naive)");
+  cli.add_string("backend", &o.backend, "gpu or cpu (default: gpu when nvidia-smi sees one)");
+  cli.add_int("seed", &o.seed, -1, INT64_MAX, "the class's seed (default: the one OUT holds, else a new one); each student's\n"
+                                              "is derived from it and the id");
+  cli.add_string("rubric", &o.rubric, "the rubric file");
+  cli.add_string("build-dir", &o.build_dir, "the grader's build folder, shared by every student (default OUT/build)");
+  cli.add_int("similarity-threshold", &o.similarity_threshold, 1, 100, "the similarity score (percent) from which a pair of\n"
+                                                                       "students is flagged (default 80)");
+  cli.add_flag("no-similarity", &o.no_similarity, "no similarity report");
+  cli.add_flag("similarity-only", &o.similarity_only, "only the similarity report, into OUT/similarity: nothing is graded");
+  cli.add_string("scheduler", &o.scheduler, "local (grade here) or slurm (submit a job array and a job that merges its results)");
+  cli.add_string("partition", &o.partition, "Slurm: the partition (default the cluster's)");
+  cli.add_string("account", &o.account, "Slurm: the account (default the cluster's)");
+  cli.add_int("batch", &o.batch, 1, 100000, "Slurm: students graded by each task of the array, one after another (JOBS at once on the CPU backend)");
+  cli.add_int("slurm-task", &o.slurm_task, -1, 1000000, "(the Slurm tasks' own) grades the students of OUT/slurm/tasks/N only");
+  cli.add_flag("slurm-merge", &o.slurm_merge, "(the Slurm merge job's own) grades no one: writes the gradebook from what the tasks left");
+  cli.parse(argc, argv);
+  if (o.submissions.empty()) cannot_run("say which folder to grade: --submissions DIR (make grade-class SUBMISSIONS=dir)");
+  if (o.scheduler != "local" && o.scheduler != "slurm") cannot_run("SCHEDULER must be local or slurm, not '" + o.scheduler + "'");
+  return o;
+}
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// The class's seed: asked for, else the one OUT was graded with, else a new one (kept in OUT).
+uint64_t class_seed(const Options& o) {
+  const std::string path = o.out + "/class-seed";
+  uint64_t seed = o.seed >= 0 ? uint64_t(o.seed) : 0;
+  if (o.seed < 0) {
+    std::istringstream kept(read_text(path));
+    if (!(kept >> seed)) seed = std::random_device{}() % 1000000000;
+  }
+  if (!grade::write_atomically(path, std::to_string(seed) + "\n")) cannot_run("cannot write " + path);
+  return seed;
+}
+
+// A student's seed: the same for the same class seed and id, on any machine (FNV-1a).
+uint64_t student_seed(uint64_t class_seed, const std::string& id) { return grade::fnv1a(std::to_string(class_seed) + "\n" + id) % 1000000000; }
+
+// The GPUs this process may use: those CUDA_VISIBLE_DEVICES names when it is set (a Slurm task's
+// own, which nvidia-smi does not heed), else each that nvidia-smi lists.
+std::vector<std::string> usable_gpus(size_t listed) {
+  std::vector<std::string> ids;
+  if (const char* visible = std::getenv("CUDA_VISIBLE_DEVICES")) {
+    std::istringstream list(visible);
+    for (std::string id; std::getline(list, id, ',');) {
+      if (!id.empty()) ids.push_back(id);
+    }
+    return ids;
+  }
+  for (size_t i = 0; i < listed; ++i) ids.push_back(std::to_string(i));
+  return ids;
+}
+
+std::vector<std::string> gpu_names() {
+  const lab::RunResult r = lab::run_command({"nvidia-smi", "--query-gpu=name", "--format=csv,noheader"});
+  std::vector<std::string> names;
+  std::istringstream lines(r.exited(0) ? r.output : "");
+  for (std::string line; std::getline(lines, line);) {
+    if (!line.empty()) names.push_back(line);
+  }
+  return names;
+}
+
+// What every student's grading shares.
+struct Class {
+  Options o;
+  std::vector<lab::LabEntry> labs;  // those graded
+  std::string backend, grader;
+  std::string build_dir;            // the grader's, shared; "" for a fresh one per student
+  uint64_t seed = 0;
+  std::string rubric_fingerprint;
+  grade::Rubric rubric;
+  grade::Deadlines deadlines;        // the late policy's, per lab graded
+  std::vector<std::string> gpus;     // the models nvidia-smi names
+  std::vector<std::string> gpu_ids;  // those this process may use, for CUDA_VISIBLE_DEVICES
+  int grader_jobs = 0;               // each grader's labs at once on a GPU machine (0: its own default)
+};
+
+// The grader's command for student S's folder ROOT, reporting into REPORT.
+std::vector<std::string> grader_command(const Class& c, const std::string& root, const std::string& report, uint64_t seed) {
+  std::vector<std::string> argv = {c.grader, "--src", root, "--out", report, "--seed", std::to_string(seed),
+                                   "--backend", c.backend, "--rubric", c.o.rubric};
+  if (!c.o.lab.empty()) argv.insert(argv.end(), {"--lab", c.o.lab});
+  if (!c.build_dir.empty()) argv.insert(argv.end(), {"--build-dir", c.build_dir});
+  if (c.grader_jobs > 0) argv.insert(argv.end(), {"--jobs", std::to_string(c.grader_jobs)});
+  return argv;
+}
+
+// Student S as the runs before left it (students/<slug>/ in OUT): ROW is final when there is
+// nothing to grade (ROOT empty: missing, refused, ...) or when DONE (graded with what S hands in
+// now, the same seed, rubric, lab and backend); otherwise S is to be graded from ROOT, and
+// stamped STAMP once graded.
+struct Standing {
+  grade::GradebookRow row;
+  std::string dir, root, stamp;
+  bool done = false;
+};
+
+Standing standing(const Class& c, const grade::Student& s) {
+  Standing st;
+  grade::GradebookRow& row = st.row;
+  row.student = s;
+  row.seed = student_seed(c.seed, s.id);
+  st.dir = c.o.out + "/students/" + s.slug;
+  std::error_code ec;
+  fs::create_directories(st.dir, ec);
+  const grade::Prepared p = grade::prepare_submission(s, st.dir + "/unpacked", c.labs);
+  row.notes = p.notes;
+  if (!s.on_roster && !c.o.roster.empty()) row.notes.push_back("not on the roster");
+  if (!p.status.empty()) return row.status = p.status, st;
+  st.root = p.root;
+  if (c.deadlines.any()) row.submitted = grade::submission_times(p.top, p.root, c.labs);
+  row.report = "students/" + s.slug + "/report";
+  st.stamp = grade::lab_files_fingerprint(p.root, c.labs) + " seed " + std::to_string(row.seed) + " rubric " + c.rubric_fingerprint +
+             " lab " + c.o.lab + " " + c.backend + "\n";
+  st.done = read_text(st.dir + "/done") == st.stamp && grade::read_results(st.dir + "/report/results.json", p.root, c.labs, &row);
+  return st;
+}
+
+// Grades student S, or keeps the result of an earlier run when nothing it depends on changed
+// (*KEPT). WORKER picks the GPU on a GPU machine.
+grade::GradebookRow grade_student(const Class& c, const grade::Student& s, int worker, bool* kept) {
+  Standing st = standing(c, s);
+  grade::GradebookRow& row = st.row;
+  *kept = st.done;
+  if (st.done || st.root.empty()) return row;
+  const std::string report = st.dir + "/report";
+  std::error_code ec;
+  fs::remove(st.dir + "/done", ec);
+  fs::create_directories(report, ec);
+  lab::RunOptions options;
+  options.timeout_s = c.rubric.timeout_student;
+  options.stop_early = [] { return interrupted.load(); };
+  // One GPU per worker (see main): the grader and its student programs see only that one.
+  if (c.backend == "gpu") options.env = {"CUDA_VISIBLE_DEVICES=" + c.gpu_ids[worker % c.gpu_ids.size()]};
+  const lab::RunResult r = lab::run_command(grader_command(c, st.root, report, row.seed), options);
+  // A grader stopped at timeout.student leaves its student programs (process groups of their
+  // own) to this process: they go now, not beside the next grader's runs.
+  lab::kill_descendants();
+  grade::write_atomically(report + "/grade.log", r.output);
+  if (interrupted) return row.status = "not graded: interrupted (run again to go on)", row;
+  if (grade::read_results(report + "/results.json", st.root, c.labs, &row) && r.exited(0)) {
+    grade::write_atomically(st.dir + "/done", st.stamp);
+  } else if (row.status == "graded") {
+    row.status = "could not grade: the grader " + r.describe() + " (its output: " + row.report + "/grade.log)";
+  }
+  return row;
+}
+
+// The progress line after each student: done / total, failures, time left.
+class Progress {
+ public:
+  explicit Progress(size_t total) : total_(total), start_(std::chrono::steady_clock::now()) {}
+  void done(const grade::GradebookRow& row, bool kept) {
+    const std::lock_guard<std::mutex> hold(mutex_);
+    ++done_;
+    if (row.status != "graded") ++not_graded_;
+    if (!kept) ++graded_now_;
+    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    const double left = grade::seconds_left(elapsed, graded_now_, done_, total_);
+    const std::string score = row.status == "graded" ? " " + grade::points_text(row.total()) + "/" + grade::points_text(row.max_total()) : "";
+    std::printf("[%zu/%zu] %s: %s%s%s; %zu not graded; about %.0f s left\n", done_, total_, grade::printable(row.student.id).c_str(),
+                row.status.c_str(), score.c_str(), kept ? " (unchanged since the last run: kept)" : "", not_graded_, left);
+    std::fflush(stdout);
+  }
+
+ private:
+  std::mutex mutex_;
+  size_t total_, done_ = 0, not_graded_ = 0, graded_now_ = 0;
+  std::chrono::steady_clock::time_point start_;
+};
+
+// Grades every student, WORKERS at a time; the rows in the students' order.
+std::vector<grade::GradebookRow> grade_class(const Class& c, const std::vector<grade::Student>& students, int workers) {
+  std::vector<grade::GradebookRow> rows(students.size());
+  std::atomic<size_t> next{0};
+  Progress progress(students.size());
+  std::vector<std::thread> threads;
+  for (int w = 0; w < workers; ++w) {
+    threads.emplace_back([&, w] {
+      for (size_t i; (i = next++) < students.size();) {
+        bool kept = false;
+        if (interrupted) {
+          rows[i].student = students[i];
+          rows[i].status = "not graded: interrupted (run again to go on)";
+        } else {
+          rows[i] = grade_student(c, students[i], w, &kept);
+        }
+        progress.done(rows[i], kept);
+      }
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  return rows;
+}
+
+// A row that was not graded gets the lab's maximum of the graded rows, so that its total reads
+// 0/48, not 0/0.
+void fill_maxima(std::vector<grade::GradebookRow>& rows, size_t labs) {
+  std::vector<double> max(labs, 0);
+  for (const grade::GradebookRow& r : rows) {
+    for (size_t i = 0; i < r.lab_max.size() && i < labs; ++i) max[i] = std::max(max[i], r.lab_max[i]);
+  }
+  for (grade::GradebookRow& r : rows) {
+    if (r.lab_max.size() == labs) continue;
+    r.lab_points.assign(labs, 0);
+    r.lab_max = max;
+    r.launcher_ms.assign(labs, -1);
+  }
+}
+
+// Every student's grader builds in one folder, under its lock (grading/core/build_folder.h): the
+// lab programs' parts and the solutions are built once, and each student's copies and programs
+// lie in folders of their own, named after the submission's path, so graders running at once
+// never overwrite each other's. Only where namespaces keep student code from writing it: without
+// them a student's program could plant a file there for the next student, and each grader builds
+// afresh in its scratch folder (the grader's own default), slower.
+std::string shared_build_folder(const Options& o) {
+  const std::string folder = o.build_dir.empty() ? o.out + "/build" : o.build_dir;
+  std::error_code ec;
+  fs::create_directories(folder, ec);
+  const std::string work = grade::make_private_dir("/tmp/grade-class-");
+  if (ec || work.empty()) cannot_run("cannot make the build folder " + folder + " or a scratch folder in /tmp");
+  bool namespaces = false;
+  try {
+    namespaces = grade::probe_sandbox(fs::current_path().string(), fs::weakly_canonical(folder).string(), work, true).namespaces;
+  } catch (const std::exception& e) {
+    fs::remove_all(work, ec);
+    cannot_run(e.what());
+  }
+  fs::remove_all(work, ec);
+  if (namespaces) return folder;
+  std::printf("(no namespaces here: each student's grader builds afresh, so that no student's program can plant a file for the next)\n");
+  return "";
+}
+
+// Workers: on the CPU backend one per core (JOBS). On a GPU machine one per GPU this process may
+// use by default, each grader seeing only its GPU (CUDA_VISIBLE_DEVICES) and grading its own labs
+// at once on the CPU cores. JOBS=N runs N, sharing the GPUs: they build side by side, and take
+// their GPU one grader at a time (grading/core/turns.h). Four per GPU were no faster on the H200
+// than one on the H100 (docs/results/grade-class-gpu.log; not a strict comparison).
+int worker_count(const Class& c, size_t students) {
+  int64_t workers = c.o.jobs > 0 ? c.o.jobs : int64_t(std::max(1u, std::thread::hardware_concurrency()));
+  if (c.backend == "gpu" && c.o.jobs <= 0) workers = int64_t(c.gpu_ids.size());
+  return int(std::clamp<int64_t>(workers, 1, std::max<int64_t>(1, int64_t(students))));
+}
+
+// The labs of the table, labs.txt.
+std::vector<lab::LabEntry> table_labs() {
+  std::vector<lab::LabEntry> labs;
+  std::string error;
+  if (!lab::read_labs("labs.txt", &labs, &error)) cannot_run(error);
+  return labs;
+}
+
+// The labs graded: the table's, or the one --lab names.
+std::vector<lab::LabEntry> class_labs(const Options& o) {
+  const std::vector<lab::LabEntry> labs = table_labs();
+  if (o.lab.empty()) return labs;
+  const lab::LabEntry* l = lab::find_lab(labs, o.lab);
+  if (l == nullptr) cannot_run("no lab '" + o.lab + "' in labs.txt");
+  return {*l};
+}
+
+Class make_class(const Options& o) {
+  Class c;
+  c.o = o;
+  c.labs = class_labs(o);
+  c.gpus = gpu_names();
+  c.gpu_ids = usable_gpus(c.gpus.size());
+  c.backend = o.backend.empty() ? (c.gpus.empty() ? "cpu" : "gpu") : o.backend;
+  if (c.backend != "cpu" && c.backend != "gpu") cannot_run("BACKEND must be gpu or cpu, not '" + c.backend + "'");
+  // Submitting to Slurm, and merging, need no GPU: a cluster's login node has none.
+  const bool grades_here = o.scheduler == "local" && !o.slurm_merge;
+  if (grades_here && c.backend == "gpu" && c.gpu_ids.empty()) cannot_run("BACKEND=gpu, but nvidia-smi sees no GPU here");
+  c.grader = fs::path(fs::read_symlink("/proc/self/exe")).parent_path().string() + "/grade";
+  if (access(c.grader.c_str(), X_OK) != 0) cannot_run("no grader at " + c.grader + " (make build/host/grade)");
+  const std::string rubric = read_text(o.rubric);
+  if (rubric.empty()) cannot_run("cannot read the rubric " + o.rubric);
+  std::string error;
+  if (!grade::read_rubric(o.rubric, table_labs(), &c.rubric, &error)) cannot_run(error);
+  for (const lab::LabEntry& l : c.labs) {
+    const auto section = std::find_if(c.rubric.labs.begin(), c.rubric.labs.end(), [&](const grade::LabRubric& r) { return r.folder == l.folder; });
+    c.deadlines.due.push_back(section == c.rubric.labs.end() ? -1 : section->due);
+  }
+  c.deadlines.policy = c.rubric.late;
+  c.rubric_fingerprint = grade::hex16(grade::fnv1a(rubric));
+  std::error_code ec;
+  fs::create_directories(o.out + "/students", ec);
+  if (ec) cannot_run("cannot make " + o.out + "/students: " + ec.message());
+  c.seed = class_seed(o);
+  c.build_dir = shared_build_folder(o);
+  return c;
+}
+
+std::vector<grade::Student> class_list(const Options& o) {
+  std::vector<grade::Student> roster, students;
+  std::string error;
+  if (!o.roster.empty() && !grade::read_roster(o.roster, &roster, &error)) cannot_run(error);
+  struct stat st;
+  if (stat(o.submissions.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) cannot_run("no folder '" + o.submissions + "' of submissions");
+  if (!grade::list_students(o.submissions, roster, &students, &error)) cannot_run(error);
+  if (students.empty()) cannot_run("the folder " + o.submissions + " holds no submission, and there is no roster");
+  return students;
+}
+
+// The similarity report over every student's lab files, found as for grading (an archive is
+// unpacked again into the student's folder), into OUT/similarity.
+grade::Similarity class_similarity(const Options& o, const std::vector<lab::LabEntry>& labs, const std::vector<grade::Student>& students) {
+  std::vector<grade::StudentFolder> folders;
+  std::error_code ec;
+  for (const grade::Student& s : students) {
+    const std::string dir = o.out + "/students/" + s.slug;
+    std::filesystem::create_directories(dir, ec);
+    const grade::Prepared p = grade::prepare_submission(s, dir + "/unpacked", labs);
+    if (p.status.empty()) folders.push_back({s.id, p.root});
+  }
+  grade::Similarity similarity = grade::similarity_report(o.out, folders, labs, int(o.similarity_threshold));
+  std::printf("(%s)\n", similarity.line.c_str());
+  std::fflush(stdout);
+  return similarity;
+}
+
+// The device the summary page names: the GPU the graded students' reports name (a Slurm merge job
+// runs where there may be none), else this machine's.
+std::string class_device(const Class& c, const std::vector<grade::GradebookRow>& rows) {
+  if (c.backend == "cpu") return "the CPU backend";
+  for (const grade::GradebookRow& r : rows) {
+    if (r.status == "graded" && !r.device.empty()) return r.device;
+  }
+  return c.gpus.empty() ? "GPUs" : c.gpus.front();
+}
+
+// gradebook.csv and class.html, in OUT.
+void write_outputs(const Class& c, std::vector<grade::GradebookRow>& rows, const grade::Similarity& similarity) {
+  fill_maxima(rows, c.labs.size());
+  char date[32];
+  const std::time_t now = std::time(nullptr);
+  std::strftime(date, sizeof date, "%Y-%m-%d %H:%M", std::localtime(&now));
+  grade::ClassInfo info{date, c.backend, class_device(c, rows), c.seed, similarity};
+  for (grade::GradebookRow& r : rows) {
+    if (r.device.empty() && r.status != "graded") continue;
+    if (r.device.empty()) r.device = info.device;
+  }
+  if (!grade::write_atomically(c.o.out + "/gradebook.csv", grade::gradebook_csv(rows, c.labs, c.deadlines)) ||
+      !grade::write_atomically(c.o.out + "/class.html", grade::class_page(rows, c.labs, info))) {
+    cannot_run("cannot write the gradebook into " + c.o.out);
+  }
+}
+
+// ---- On Slurm (--scheduler slurm) ----
+// A submission writes OUT/slurm/: tasks/N, the slugs of task N's students, one a line (a slug
+// is a safe file name: grading/course/class/roster.h); grade.sh and merge.sh, the batch scripts; job,
+// the array's id; logs/, each job's output. A class has one submission in Slurm at a time (the
+// next is refused while its jobs are queued), so no job reads these files while they change.
+
+std::string slurm_dir(const Options& o) { return o.out + "/slurm"; }
+
+// Students graded at once by a task: JOBS on the CPU backend (the task asks for as many CPUs),
+// one on a GPU (the task's one GPU).
+int64_t task_jobs(const Class& c) { return c.backend == "cpu" && c.o.jobs > 0 ? c.o.jobs : 1; }
+
+// The grade-class command of the class's Slurm jobs: the same submissions, seed, rubric, lab and
+// backend as this run, and the same paths as given (the jobs run in this folder too), so that
+// the stamps a task leaves are the ones this command computes on a rerun.
+std::vector<std::string> job_command(const Class& c) {
+  const Options& o = c.o;
+  std::vector<std::string> argv = {fs::read_symlink("/proc/self/exe").string(), "--submissions", o.submissions, "--out", o.out,
+                                   "--rubric", o.rubric, "--backend", c.backend, "--seed", std::to_string(c.seed),
+                                   "--jobs", std::to_string(task_jobs(c))};
+  if (!o.roster.empty()) argv.insert(argv.end(), {"--roster", o.roster});
+  if (!o.lab.empty()) argv.insert(argv.end(), {"--lab", o.lab});
+  if (!o.build_dir.empty()) argv.insert(argv.end(), {"--build-dir", o.build_dir});
+  return argv;
+}
+
+// What the class's jobs ask Slurm for. Their name is OUT's (hashed): squeue finds the class's
+// jobs by it. A task's time limit is the rubric's timeout.student for each round of students it
+// grades, and 10 minutes for the build folder's first build.
+grade::SlurmSettings slurm_settings(const Class& c) {
+  grade::SlurmSettings s;
+  s.job_name = "grade-class-" + grade::hex16(grade::fnv1a(fs::absolute(c.o.out).lexically_normal().string())).substr(0, 8);
+  s.partition = c.o.partition;
+  s.account = c.o.account;
+  s.cpus_per_task = c.o.jobs > 0 ? int(c.o.jobs) : 0;
+  s.gpu = c.backend == "gpu";
+  const int64_t rounds = (c.o.batch + task_jobs(c) - 1) / task_jobs(c);
+  s.task_seconds = double(rounds) * c.rubric.timeout_student + 600;
+  s.log_dir = fs::absolute(slurm_dir(c.o) + "/logs").lexically_normal().string();
+  s.workdir = fs::current_path().string();
+  return s;
+}
+
+void write_or_fail(const std::string& path, const std::string& text) {
+  if (!grade::write_atomically(path, text)) cannot_run("cannot write " + path);
+}
+
+// Submits the students still to grade (those no run has graded with what they hand in now) as
+// a job array, BATCH students a task, and the job that merges the results once the array has
+// ended; writes the gradebook as it stands meanwhile, the queued students marked.
+int submit_to_slurm(const Class& c, const std::vector<grade::Student>& students) {
+  const std::string dir = slurm_dir(c.o);
+  if (fs::absolute(dir).string().find_first_of("%\n") != std::string::npos) {
+    cannot_run("on Slurm, OUT's path must hold no % and no newline (sbatch reads a % in a log's name as a pattern)");
+  }
+  const grade::SlurmSettings s = slurm_settings(c);
+  std::vector<std::string> queued;
+  std::string error;
+  if (!grade::queued_jobs(s.job_name, &queued, &error)) cannot_run(error);
+  if (!queued.empty()) {
+    std::string ids;
+    for (const std::string& id : queued) ids += (ids.empty() ? "" : ",") + id;
+    cannot_run("this class's Slurm jobs " + ids + " (named " + s.job_name + ") are still queued or running: wait for them to end (squeue " +
+               "--name=" + s.job_name + ") or cancel them (scancel --name=" + s.job_name + "), then run this again");
+  }
+  std::vector<grade::GradebookRow> rows;
+  std::vector<size_t> to_grade;
+  size_t done = 0;
+  for (size_t i = 0; i < students.size(); ++i) {
+    const Standing st = standing(c, students[i]);
+    if (!st.done && !st.root.empty()) to_grade.push_back(i);
+    done += st.done;
+    rows.push_back(st.row);
+  }
+  const size_t batch = size_t(c.o.batch), tasks = (to_grade.size() + batch - 1) / batch;
+  std::printf("make grade-class: %zu students in %s, class seed %llu (SEED=%llu reproduces every seed), to Slurm: %zu to grade, %zu "
+              "graded already with what they hand in now, %zu with nothing to grade\n",
+              students.size(), c.o.submissions.c_str(), (unsigned long long)c.seed, (unsigned long long)c.seed, to_grade.size(), done,
+              students.size() - to_grade.size() - done);
+  grade::Similarity waiting;
+  waiting.line = "similarity: made by the job that merges the tasks' results";
+  if (tasks == 0) {
+    grade::Similarity off;
+    off.line = "similarity: not made (--no-similarity)";
+    write_outputs(c, rows, c.o.no_similarity ? off : class_similarity(c.o, c.labs, students));
+    std::printf("nothing to grade: the gradebook is complete (%s/gradebook.csv)\n", c.o.out.c_str());
+    return lab::kExitPass;
+  }
+  std::error_code ec;
+  fs::remove_all(dir + "/tasks", ec);
+  fs::create_directories(dir + "/tasks", ec);
+  fs::create_directories(dir + "/logs", ec);
+  std::vector<std::string> lists(tasks);
+  for (size_t k = 0; k < to_grade.size(); ++k) lists[k / batch] += students[to_grade[k]].slug + "\n";
+  for (size_t t = 0; t < tasks; ++t) write_or_fail(dir + "/tasks/" + std::to_string(t), lists[t]);
+  write_or_fail(dir + "/grade.sh", grade::batch_script(s.workdir, job_command(c), "--slurm-task \"$SLURM_ARRAY_TASK_ID\""));
+  write_or_fail(dir + "/merge.sh", grade::batch_script(s.workdir, job_command(c), "--slurm-merge"));
+  std::string array, merge;
+  if (!grade::submit_array(s, dir + "/grade.sh", tasks, &array, &error)) cannot_run(error);
+  write_or_fail(dir + "/job", array + "\n");
+  if (!grade::submit_after(s, dir + "/merge.sh", array, &merge, &error)) {
+    grade::cancel_job(array);
+    cannot_run(error + " (the job array " + array + " is cancelled)");
+  }
+  for (size_t k = 0; k < to_grade.size(); ++k) {
+    rows[to_grade[k]].status = "not graded yet: queued in Slurm task " + array + "_" + std::to_string(k / batch);
+  }
+  write_outputs(c, rows, waiting);
+  std::printf("submitted job array %s (%zu task%s of at most %zu students) and job %s, which merges their results into %s/gradebook.csv "
+              "once they have ended\n(until then the gradebook marks the queued students; squeue --name=%s shows the jobs, %s/logs "
+              "their output)\n",
+              array.c_str(), tasks, tasks == 1 ? "" : "s", batch, merge.c_str(), c.o.out.c_str(), s.job_name.c_str(), dir.c_str());
+  return lab::kExitPass;
+}
+
+// A Slurm task's students: those its list names. The reason an earlier task left for each is
+// removed first: it is about to be graded again.
+std::vector<grade::Student> task_students(const Class& c, const std::vector<grade::Student>& students) {
+  const std::string path = slurm_dir(c.o) + "/tasks/" + std::to_string(c.o.slurm_task);
+  std::ifstream in(path);
+  if (!in) cannot_run("no list of students at " + path + " (a Slurm task runs only from the submission that wrote it)");
+  std::set<std::string> slugs;
+  for (std::string line; std::getline(in, line);) slugs.insert(line);
+  std::vector<grade::Student> mine;
+  std::error_code ec;
+  for (const grade::Student& s : students) {
+    if (slugs.count(s.slug) == 0) continue;
+    mine.push_back(s);
+    fs::remove(c.o.out + "/students/" + s.slug + "/slurm-status", ec);
+  }
+  return mine;
+}
+
+// What a Slurm task leaves for the merge besides the graded students' reports: why each student
+// it could not grade was not (a local run shows that in its gradebook row).
+void leave_statuses(const Class& c, const std::vector<grade::GradebookRow>& rows) {
+  for (const grade::GradebookRow& r : rows) {
+    if (r.status.rfind("could not grade", 0) == 0) grade::write_atomically(c.o.out + "/students/" + r.student.slug + "/slurm-status", r.status);
+  }
+}
+
+// The Slurm merge job's rows, grading no one: each graded student's from its report, as a local
+// rerun keeps it; one that its task did not grade says why, until a rerun grades it.
+std::vector<grade::GradebookRow> merged_rows(const Class& c, const std::vector<grade::Student>& students) {
+  const std::string dir = slurm_dir(c.o);
+  std::string array;
+  std::istringstream(read_text(dir + "/job")) >> array;
+  std::map<std::string, std::string> task_of;  // slug -> "12_3"
+  std::error_code ec;
+  for (fs::directory_iterator it(dir + "/tasks", ec), end; !ec && it != end; it.increment(ec)) {
+    std::ifstream in(it->path());
+    for (std::string slug; std::getline(in, slug);) task_of[slug] = array + "_" + it->path().filename().string();
+  }
+  std::vector<grade::GradebookRow> rows;
+  for (const grade::Student& s : students) {
+    Standing st = standing(c, s);
+    if (!st.done && !st.root.empty()) {
+      const std::string why = read_text(st.dir + "/slurm-status");
+      const auto task = task_of.find(s.slug);
+      st.row.status = !why.empty()             ? why
+                      : task == task_of.end() ? "not graded: handed in after the Slurm jobs were submitted (run the same command again)"
+                                              : "not graded: Slurm task " + task->second + " ended before grading it (its log: slurm/logs/" +
+                                                    task->second + ".out); run the same command again";
+    }
+    rows.push_back(st.row);
+  }
+  return rows;
+}
+
+void on_interrupt(int) { interrupted = true; }
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const auto start = std::chrono::steady_clock::now();
+  lab::adopt_orphans();
+  for (const char* name : {"MAKEFLAGS", "MFLAGS", "MAKELEVEL", "SEED"}) unsetenv(name);
+  const Options o = parse_options(argc, argv);
+  const std::vector<grade::Student> students = class_list(o);
+  if (o.similarity_only) return class_similarity(o, class_labs(o), students).report.empty() ? lab::kExitCannotRun : lab::kExitPass;
+  Class c = make_class(o);
+  if (o.scheduler == "slurm") return submit_to_slurm(c, students);
+  const bool task = o.slurm_task >= 0;
+  std::vector<grade::GradebookRow> rows;
+  if (o.slurm_merge) {
+    rows = merged_rows(c, students);
+    const size_t graded = size_t(std::count_if(rows.begin(), rows.end(), [](const grade::GradebookRow& r) { return r.status == "graded"; }));
+    std::printf("make grade-class: the Slurm tasks' results merged: %zu students, %zu graded (the others' status says why)\n", rows.size(),
+                graded);
+  } else {
+    const std::vector<grade::Student> graded = task ? task_students(c, students) : students;
+    const int workers = worker_count(c, graded.size());
+    // Graders sharing a GPU machine share its cores too, each grading its labs at once.
+    if (c.backend == "gpu" && size_t(workers) > c.gpu_ids.size()) {
+      c.grader_jobs = std::max(1, int(std::thread::hardware_concurrency()) / workers);
+    }
+    std::printf("make grade-class: %zu students in %s, class seed %llu (SEED=%llu reproduces every seed), %d at once on %s\n",
+                graded.size(), o.submissions.c_str(), (unsigned long long)c.seed, (unsigned long long)c.seed, workers,
+                c.backend == "gpu" ? (std::to_string(c.gpu_ids.size()) + " GPU(s), each timed pass alone on its GPU").c_str()
+                                   : "the CPU backend");
+    std::fflush(stdout);
+    std::signal(SIGINT, on_interrupt);
+    std::signal(SIGTERM, on_interrupt);
+    rows = grade_class(c, graded, workers);
+    lab::kill_descendants();
+  }
+  if (task) {
+    // A task's rows are the merge job's to write, with every other task's.
+    leave_statuses(c, rows);
+  } else {
+    // The gradebook first, the similarity report then (minutes for a large class: it compares
+    // every pair), and the summary page again with its pairs.
+    const bool compare = !interrupted && !o.no_similarity;
+    grade::Similarity similarity;
+    similarity.line = compare ? "similarity: being made"
+                              : "similarity: not made (" + std::string(interrupted ? "interrupted" : "--no-similarity") + ")";
+    write_outputs(c, rows, similarity);
+    if (compare) write_outputs(c, rows, class_similarity(o, c.labs, students));
+  }
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (!task) std::printf("(gradebook: %s/gradebook.csv; summary: %s/class.html; %.0f s)\n", o.out.c_str(), o.out.c_str(), seconds);
+  if (interrupted) std::printf("interrupted: run the same command again to go on\n");
+  return interrupted ? 130 : lab::kExitPass;
+}
