@@ -10,16 +10,15 @@ namespace grade {
 
 namespace {
 
-// The command that shows a student the counts per launch, on this backend.
-std::string how_to_count(const Context& ctx, const LabRubric& lab) {
-  std::string args = lab.step.count > 1 ? " --step " + std::to_string(lab.step.number) : "";
-  for (const std::string& a : lab.technique_shape.size_args()) args += " " + a;
-  const std::string program = "$(make -s program LAB=" + lab.number + " SRC=" + ctx.src;
-  if (ctx.backend == "cpu") {
-    return "the counts per launch (cpusim/README.md): CPUSIM_LAUNCH_LOG=/dev/stdout " + program +
-           " FLAVOR=cpu-count) --no-time --no-edges --quiet" + args;
-  }
-  return "the counts per launch: ncu --metrics " + std::string(kNcuMetrics) + " " + program + ") --no-time --no-edges --quiet" + args;
+// Where a student sees the counts this check read, per kernel and per source line: make
+// profile at the technique shape, on this backend (a program the check ran is the same build).
+std::string how_to_see(const Context& ctx, const LabRubric& lab) {
+  std::string args;
+  for (const std::string& a : lab.technique_shape.size_args()) args += (args.empty() ? "" : " ") + a;
+  const std::string step = lab.step.count > 1 ? " STEP=" + std::to_string(lab.step.number) : "";
+  const std::string src = ctx.src == "labs" ? "" : " SRC=" + ctx.src;
+  return "make profile LAB=" + lab.number + step + src + " BACKEND=" + ctx.backend + " ARGS=\"" + args +
+         "\" shows these counts per kernel and per source line";
 }
 
 }  // namespace
@@ -31,9 +30,8 @@ CheckResult check_technique(const Context& ctx, const LabRubric& lab, const LabP
   Traffic traffic;
   lab::RunResult run;
   if (ctx.backend == "cpu") {
-    // Technique none asks only for a launch, which the plain build's log shows too.
     const std::string log = cases.dir + "/launches.txt";
-    run = run_limited(ctx, programs.count.path.empty() ? programs.main : programs.count, cases, {"CPUSIM_LAUNCH_LOG=" + log});
+    run = run_limited(ctx, programs.watched, cases, {"CPUSIM_LAUNCH_LOG=" + log});
     traffic = traffic_from_launch_log(log);
   } else if (ctx.have_ncu) {
     const std::string csv = cases.dir + "/ncu.csv";
@@ -57,19 +55,33 @@ CheckResult check_technique(const Context& ctx, const LabRubric& lab, const LabP
     const std::vector<std::string> shown = quote_output(run.output, 4);
     c.details.insert(c.details.end(), shown.begin(), shown.end());
   }
-  if (c.status == Status::kPass) {
-    const CaseVerdict v = evaluate(ctx, cases, 0);
-    traffic.host_copies = double(v.result.host_copies);
-    const std::vector<std::string> why =
-        v.pass ? technique_shortfalls(lab, lab.technique_shape, traffic)
-               : std::vector<std::string>{"the result on " + lab.technique_shape.describe() + " is wrong, so the technique cannot count"};
-    if (!why.empty()) {
-      c.status = Status::kFail;
+  if (c.status != Status::kPass) return all_or_nothing(c, start);
+  const CaseVerdict v = evaluate(ctx, cases, 0);
+  if (!v.pass) {
+    c.status = Status::kFail;
+    c.details.push_back("the result on " + lab.technique_shape.describe() + " is wrong, so the technique cannot count");
+    return all_or_nothing(c, start);
+  }
+  traffic.host_copies = double(v.result.host_copies);
+  // Each rule is worth its share of the points, so that a kernel that skips one lesson loses
+  // that one; technique none still asks for a kernel launch.
+  const std::vector<TechniqueRule> rules = lab.technique.empty() ? std::vector<TechniqueRule>{{"launch"}} : lab.technique;
+  size_t held = 0;
+  for (const TechniqueRule& rule : rules) {
+    const std::vector<std::string> why = rule_shortfalls(rule, lab.technique_shape, traffic);
+    if (why.empty()) {
+      ++held;
+    } else {
       c.details.insert(c.details.end(), why.begin(), why.end());
-      if (v.pass) c.details.push_back(how_to_count(ctx, lab));
     }
   }
-  return all_or_nothing(c, start);
+  c.seconds = seconds_since(start);
+  c.points = c.max_points * double(held) / double(rules.size());
+  if (held == rules.size()) return c;
+  c.status = Status::kFail;
+  if (rules.size() > 1) c.details.insert(c.details.begin(), fmt("%.0f of %.0f rules hold", double(held), double(rules.size())));
+  c.details.push_back(how_to_see(ctx, lab));
+  return c;
 }
 
 }  // namespace grade

@@ -83,16 +83,25 @@ std::string read_main_shapes(const std::string& value, LabRubric* l) {
   });
 }
 
-// none and one_pass stand alone; the others take a number (grading/core/technique.h).
+// none, or rules separated by blanks: one_pass stands alone, the others take a number
+// (grading/core/technique.h).
 std::string read_technique(const std::string& value, LabRubric* l) {
-  const size_t eq = value.find('=');
-  const std::string name = value.substr(0, eq);
-  const bool numbered = name == "reuse" || name == "outputs_per_thread" || name == "coalesced";
-  if (eq == std::string::npos ? !(name == "none" || name == "one_pass")
-                              : !numbered || !parse_number(value.substr(eq + 1), &l->technique_limit)) {
-    return "technique is none, reuse=BYTES_PER_FMA, outputs_per_thread=N, coalesced=SHARE or one_pass";
+  l->technique.clear();
+  std::istringstream words(value);
+  for (std::string word; words >> word;) {
+    const size_t eq = word.find('=');
+    TechniqueRule rule{word.substr(0, eq)};
+    const bool numbered = rule.name == "reuse" || rule.name == "outputs_per_thread" || rule.name == "coalesced" ||
+                          rule.name == "bank_conflicts";
+    const bool alone = rule.name == "none" || rule.name == "one_pass";
+    if (eq == std::string::npos ? !alone : !numbered || !parse_number(word.substr(eq + 1), &rule.limit)) {
+      return "technique is none, or one or more of reuse=BYTES_PER_FMA, outputs_per_thread=N, coalesced=SHARE, "
+             "bank_conflicts=WAYS and one_pass";
+    }
+    if (rule.name == "none") return l->technique.empty() && !(words >> word) ? "" : "technique none stands alone";
+    l->technique.push_back(rule);
   }
-  l->technique = name;
+  if (l->technique.empty()) return "technique is none, or one or more rules (grading/core/technique.h)";
   return "";
 }
 

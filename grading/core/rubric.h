@@ -11,6 +11,13 @@
 
 namespace grade {
 
+// One rule of a lab's technique check: reuse, outputs_per_thread, coalesced, bank_conflicts (each
+// with its number) or one_pass (grading/core/technique.h says what each measures).
+struct TechniqueRule {
+  std::string name;
+  double limit = 0;
+};
+
 // A lab's row of labs.txt (its folder, file and problem), and how one of its steps is graded
 // (a lab without steps has one, its launcher stem(): section [NN_stem]; a lab in steps a
 // section per step, [NN_stem.1d] for the launcher stem_1d(), in the order of its steps).
@@ -22,8 +29,7 @@ struct LabRubric : lab::LabEntry {
                                       // performance wait for (default: every non-empty shape)
   lab::Case safety_shape, technique_shape, performance_shape;
   lab::Case race_shape;               // on a GPU, racecheck's second shape; empty: none
-  std::string technique = "none";     // none | reuse | outputs_per_thread | coalesced | one_pass
-  double technique_limit = 0;         // its number (grading/core/technique.h)
+  std::vector<TechniqueRule> technique;  // every rule must hold; empty: none (grading/core/technique.h)
   double full_at = 1.0;               // performance: full marks at this share of the solution's speed
   int64_t due = -1;                   // make grade-class: when the lab is due (grading/core/late.h); -1 never
 };
