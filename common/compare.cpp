@@ -32,6 +32,7 @@ class Tally {
 
   void add(int64_t r, int64_t c, float got, double expected, double bound) {
     ++report_.checked;
+    note_written(r, c, !is_poison(got));
     // got / expected, where expected stands well clear of its rounding error.
     if (std::isfinite(got) && bound > 0 && std::isfinite(bound) && std::fabs(expected) > 64 * bound) {
       const double ratio = got / expected;
@@ -51,6 +52,8 @@ class Tally {
     }
     ++report_.wrong;
     zeros_ += got == 0.0f;
+    wrong_in_first_row_ |= r == 0;
+    max_wrong_col_ = std::max(max_wrong_col_, c);
     if (is_poison(got)) {
       ++report_.unwritten;
     } else if (std::isnan(got)) {
@@ -79,7 +82,11 @@ class Tally {
     }
     if (look_alike != nullptr) return look_alike;
     const int edge_tile = edge_only_tile();
-    if (r.unwritten > 0) return unwritten_hint(edge_tile);
+    if (r.unwritten > 0) {
+      if (const std::string corner = corner_hint(); !corner.empty()) return corner;
+      return unwritten_hint(edge_tile);
+    }
+    if (const std::string edge = first_columns_hint(); !edge.empty()) return edge;
     if (edge_tile > 0) {
       return formatted("only elements near the bottom or right edge are wrong (rows >= %lld or columns "
                      ">= %lld, the partial %d-wide tiles): check the guards on partial tiles, when "
@@ -88,6 +95,56 @@ class Tally {
                      edge_tile);
     }
     return wrong_values_hint();
+  }
+
+  // Where the written elements are the top-left corner of the output, R rows by C columns, and
+  // neither is the output's size rounded down to whole tiles (which a grid rounded down gives,
+  // and unwritten_hint says): the grid covers other sizes than the output's, as when the launch
+  // counts blocks of rows along x and the kernel puts threadIdx.x along the columns. "" otherwise.
+  std::string corner_hint() const {
+    if (written_ == 0 || !corner_only()) return "";
+    const int64_t R = written_rows_, C = written_cols_;
+    auto rounded_down = [](int64_t written, int64_t size) {
+      if (written == size) return true;
+      for (int tile : kTileSizes)
+        if (written == size / tile * tile) return true;
+      return false;
+    };
+    if (rounded_down(R, rows_) && rounded_down(C, cols_)) return "";
+    return formatted("only the top-left %lld x %lld corner of the %lld x %lld output was written: the grid reaches "
+                     "other sizes than the output's. Do the launch and the kernel agree on which of x and y runs along "
+                     "the columns (grid.x counts the blocks along the dimension threadIdx.x walks)?",
+                     (long long)R, (long long)C, (long long)rows_, (long long)cols_);
+  }
+
+  // No unwritten element lies in the box of the written ones: they form a corner.
+  bool corner_only() const {
+    if (written_cols_ > kColumnsTracked) return false;
+    for (int64_t c = 0; c < written_cols_ && c < int64_t(first_unwritten_row_.size()); ++c)
+      if (first_unwritten_row_[size_t(c)] < written_rows_) return false;
+    return true;
+  }
+
+  // Every element written, and the wrong ones all in the first few columns of rows past the
+  // first: where a row-major store of a thread past the right edge (column N + j of row r) lands,
+  // at column j of row r + 1. "" for any other pattern.
+  std::string first_columns_hint() const {
+    if (wrong_in_first_row_ || max_wrong_col_ < 0 || max_wrong_col_ >= std::min<int64_t>(32, cols_ - 1)) return "";
+    return formatted("the wrong elements are all in the first %lld columns of rows below the first: where a thread "
+                     "past the right edge writes when it computes row * N + col with col >= N (it lands at the start "
+                     "of the next row). Does every thread past the edge skip its store (a bounds guard on the column)?",
+                     (long long)max_wrong_col_ + 1);
+  }
+
+  void note_written(int64_t r, int64_t c, bool written) {
+    if (written) {
+      ++written_;
+      written_rows_ = std::max(written_rows_, r + 1);
+      written_cols_ = std::max(written_cols_, c + 1);
+    } else if (c < kColumnsTracked) {
+      if (first_unwritten_row_.size() <= size_t(c)) first_unwritten_row_.resize(size_t(c) + 1, INT64_MAX);
+      first_unwritten_row_[size_t(c)] = std::min(first_unwritten_row_[size_t(c)], r);
+    }
   }
 
   // Some elements were never written (they still hold the NaN poison).
@@ -156,6 +213,14 @@ class Tally {
   int64_t zeros_ = 0;  // wrong elements that hold 0
   int64_t interior_wrong_[kTiles] = {};
   int64_t interior_right_[kTiles] = {};
+  // The written elements' box, and per column the first row left unwritten (corner_hint); the
+  // columns past kColumnsTracked are not watched, and a corner wider than that is not told.
+  static constexpr int64_t kColumnsTracked = 1 << 16;
+  int64_t written_ = 0, written_rows_ = 0, written_cols_ = 0;
+  std::vector<int64_t> first_unwritten_row_;
+  // Where the wrong elements lie (first_columns_hint).
+  bool wrong_in_first_row_ = false;
+  int64_t max_wrong_col_ = -1;
 };
 
 // The report of N elements that all matched: what the tally gives, without its cost per element

@@ -38,7 +38,8 @@ std::string format_result(const CaseResult& r) {
   std::ostringstream out;
   out.precision(9);
   out << "launch_error " << r.launch_error << "\nrun_error " << r.run_error << "\nguard_before " << r.guard_before
-      << "\nguard_after " << r.guard_after << "\nmodified_inputs " << r.modified_inputs << "\nhost_copies " << r.host_copies << "\npeak_tflops "
+      << "\nguard_after " << r.guard_after << "\nmodified_inputs " << r.modified_inputs << "\nhost_copies " << r.host_copies
+      << "\nlost_updates " << r.lost_updates << "\nlost_update " << r.lost_update << "\npeak_tflops "
       << r.peak_tflops << "\ncopy_tbps " << r.copy_tbps << "\n";
   // Sampled values as their bits, so that a NaN reads back as the NaN it was.
   for (size_t i = 0; i < r.calls.size(); ++i) {
@@ -66,6 +67,8 @@ CaseResult parse_result(const std::string& text) {
     if (key == "guard_after") v >> r.guard_after;
     if (key == "modified_inputs") r.modified_inputs = value;
     if (key == "host_copies") v >> r.host_copies;
+    if (key == "lost_updates") v >> r.lost_updates;
+    if (key == "lost_update") r.lost_update = value;
     if (key == "peak_tflops") v >> r.peak_tflops;
     if (key == "copy_tbps") v >> r.copy_tbps;
     if (key.compare(0, 5, "call.") == 0) {

@@ -52,6 +52,8 @@ struct CaseResult {
   int64_t guard_after = 0;       // and after it
   std::string modified_inputs;   // names of inputs the kernel wrote to, space-separated
   int64_t host_copies = 0;       // copies between host and device the launcher made (host_copies.h)
+  int64_t lost_updates = 0;      // updates the kernels lost, on the CPU backend (harness/lost_updates.h)
+  std::string lost_update;       // the first of them, in a sentence
   // Timed cases: every timed call, and what bounds a time on this device: the FP32 peak
   // (SMs, FP32 lanes per SM and clock) and a device-to-device copy's rate (read + write).
   std::vector<TimedCall> calls;

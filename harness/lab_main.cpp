@@ -1,6 +1,8 @@
 #include "harness/lab_main.h"
 
+#include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <new>
 #include <unistd.h>
@@ -11,6 +13,7 @@
 #include "common/exit_codes.h"
 #include "common/timing.h"
 #include "harness/device_case.h"
+#include "harness/thread_order.h"
 #include "harness/serve.h"
 
 namespace lab {
@@ -187,10 +190,29 @@ struct Stage {
 
 // Checks what the launcher left behind: the output against the reference, the memory around
 // it, and the inputs. Prints the verdict; true when all of it is right.
-bool check_result(DeviceCase& run, const Case& c, const std::vector<std::vector<float>>& inputs, const Options& o,
-                  const Stage& stage) {
+// Whether a failing result, every element of it written, changes when the launcher runs again
+// on the same inputs (in the other thread order, where the backend lets us choose): a race.
+bool changes_when_run_again(DeviceCase& run, const Launcher& launcher, const Case& c, const std::vector<std::vector<float>>& inputs,
+                            const Options& o, const std::vector<float>& output, const CheckReport& report) {
+  if (report.pass() || report.unwritten > 0 || c.empty()) return false;
+  reverse_thread_order();
+  if (!run.run(launcher).ok()) return false;
+  const std::vector<float> again = run.output();
+  if (again.size() != output.size() || std::memcmp(again.data(), output.data(), output.size() * sizeof(float)) == 0) return false;
+  // Sums added in another order differ in their last bits only (common/compare.h).
+  const CheckReport other = check_output(c, inputs, again.data(), uint64_t(o.seed), o.full_check);
+  return other.unwritten > 0 || !(std::fabs(other.max_error_ratio - report.max_error_ratio) < 2.0);
+}
+
+bool check_result(DeviceCase& run, const Launcher& launcher, const Case& c, const std::vector<std::vector<float>>& inputs,
+                  const Options& o, const Stage& stage) {
   const std::vector<float> output = run.output();
-  const CheckReport report = check_output(c, inputs, output.data(), uint64_t(o.seed), o.full_check);
+  CheckReport report = check_output(c, inputs, output.data(), uint64_t(o.seed), o.full_check);
+  if (changes_when_run_again(run, launcher, c, inputs, o, output, report)) {
+    report.hint = "the result changes when the kernel runs again on the same inputs (in another thread order on the CPU "
+                  "backend): a race, such as a missing __syncthreads between writing shared memory and reading it, or "
+                  "threads writing the same element.";
+  }
   const auto [before, after] = run.damaged_guards();
   const std::vector<std::string> modified = run.modified_inputs(inputs);
   // Writes outside the output first: they explain the wrong elements inside it too.
@@ -257,7 +279,7 @@ int run_case(const Launcher& launcher, const Options& o, const DeviceInfo& devic
     return kExitWrong;
   }
 
-  const bool pass = check_result(run, c, inputs, o, stage);
+  const bool pass = check_result(run, launcher, c, inputs, o, stage);
   result->check = pass ? "pass" : "fail";
   if (!pass) return kExitWrong;
   if (!stage.edge() && !o.no_time && !c.empty()) time_case(run, launcher, c, o, device, result);

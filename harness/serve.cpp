@@ -13,6 +13,7 @@
 #include "common/exit_codes.h"
 #include "common/fill.h"
 #include "harness/device_case.h"
+#include "harness/lost_updates.h"
 #include "common/protocol.h"
 #include "common/rep_check.h"
 
@@ -105,7 +106,10 @@ int serve_case(const Launcher& launcher, const ServeCase& sc, const std::string&
   }
   CaseResult result;
   DeviceCase run(sc.shape, inputs);
+  const unsigned long long lost_before = lost_updates();
   const DeviceCase::Outcome outcome = run_calls(run, launcher, sc, inputs, &result);
+  result.lost_updates = int64_t(lost_updates() - lost_before);
+  if (result.lost_updates > 0) result.lost_update = last_lost_update();
   result.launch_error = outcome.launch == cudaSuccess ? "" : cudaGetErrorName(outcome.launch);
   result.run_error = outcome.run == cudaSuccess ? "" : cudaGetErrorName(outcome.run);
   if (!outcome.ok()) {

@@ -65,7 +65,7 @@ HOST_SRCS := common/fill.cpp common/reference.cpp common/compare.cpp common/cli.
              common/subprocess.cpp common/descendants.cpp common/timing_stats.cpp common/labs.cpp common/problems.cpp common/protocol.cpp \
              common/rep_check.cpp common/targets.cpp
 RUNTIME_SRCS := common/device_info.cpp common/timing.cpp harness/device_case.cpp harness/serve.cpp \
-                harness/lab_main.cpp harness/host_copies.cpp
+                harness/lab_main.cpp harness/host_copies.cpp harness/lost_updates.cpp harness/thread_order.cpp
 HOST_OBJS := $(HOST_SRCS:%.cpp=$(BUILD)/host/%.o)
 
 $(BUILD)/host/%.o: %.cpp

@@ -63,7 +63,6 @@ struct launch_counts {
     size_t sectors = 0;
     std::unique_ptr<std::atomic<uint64_t>[]> bits;
   };
-  uint64_t serial = 0;  // tells this launch's cached ranges from an earlier one's
   std::mutex mutex;
   std::map<site_key, site_counts> sites;
   std::map<const char*, touched_bits> touched;  // by the allocation's first byte
@@ -73,7 +72,7 @@ namespace {
 
 // The device allocations hit last: a kernel touches few buffers, so most lookups end here
 // without taking the allocation table's lock. Allocations cannot change while a kernel runs;
-// the cache is emptied when another launch asks.
+// the cache is emptied when another launch asks. `touched` is null when the launch is not counted.
 struct device_range {
   const char* begin = nullptr;
   const char* end = nullptr;
@@ -84,16 +83,17 @@ thread_local device_range cached[kCachedRanges];
 thread_local int next_cached = 0;
 thread_local uint64_t cached_serial = 0;
 
-const device_range* device_range_of(const char* p, launch_counts& counts) {
-  if (cached_serial != counts.serial) {
+const device_range* device_range_of(const char* p, const launch_state& launch) {
+  if (cached_serial != launch.serial) {
     for (device_range& r : cached) r = {};
-    cached_serial = counts.serial;
+    cached_serial = launch.serial;
   }
   for (const device_range& r : cached)
     if (p >= r.begin && p < r.end) return &r;
   device_range found;
   if (!device_allocation(p, &found.begin, &found.end)) return nullptr;
-  {
+  if (launch.counts) {
+    launch_counts& counts = *launch.counts;
     std::lock_guard<std::mutex> lock(counts.mutex);
     launch_counts::touched_bits& t = counts.touched[found.begin];
     if (!t.bits) {
@@ -121,21 +121,27 @@ void mark_touched(const device_range& r, uintptr_t address, unsigned size) {
 // Set while an atomic function runs: its loads and stores are the atomic's.
 thread_local bool in_atomic = false;
 
+// Every access of a CUDA thread: first what lost_updates.cpp watches, then, when the launch is
+// counted, the access itself.
 void record(access_kind kind, uintptr_t address, unsigned size, uintptr_t site) {
   thread_slot* t = current_thread;
   if (t == nullptr || in_atomic || size == 0) return;  // host code
+  const launch_state& launch = *current_block->launch;
+  if (kind == atomic) note_atomic(*t, address);
+  if (!launch.counts && !launch.updates) return;
   const shared_arena& arena = this_worker().arena;
   memory_space space;
   if (address - reinterpret_cast<uintptr_t>(arena.memory) < arena.capacity) {
     if (kind == atomic) return;  // shared-memory atomics are not modelled
     space = shared;
-  } else if (const device_range* r = device_range_of(reinterpret_cast<const char*>(address), *current_block->launch->counts)) {
-    mark_touched(*r, address, size);
+  } else if (const device_range* r = device_range_of(reinterpret_cast<const char*>(address), launch)) {
+    if (r->touched != nullptr) mark_touched(*r, address, size);
     space = global;
   } else {
     return;  // stacks, host memory, __device__ variables
   }
-  t->accesses.push_back({site, address, size, kind, space});
+  if (kind == load && space == global) note_load(*t, address, size, site);
+  if (launch.counts) t->accesses.push_back({site, address, size, kind, space});
 }
 
 // The counts of the block this OS thread runs, per instruction, until they join the launch's.
@@ -250,20 +256,16 @@ std::string code_location(uintptr_t pc) {
   return std::string(" offset=") + offset + " object=" + object;
 }
 
-uint64_t serial_of_next_launch() {
-  static std::atomic<uint64_t> serial{0};
-  return ++serial;
-}
-
 }  // namespace
 
 std::shared_ptr<launch_counts> start_counting() {
-  auto counts = std::make_shared<launch_counts>();
-  counts->serial = serial_of_next_launch();
-  return counts;
+  // Counted only for a launch log: the model costs most of a counted run's time.
+  if (config().launch_log == nullptr || *config().launch_log == 0) return nullptr;
+  return std::make_shared<launch_counts>();
 }
 
 void count_block_accesses(block_context& b) {
+  if (!b.launch->counts) return;
   for (int w = 0; w < b.nthreads; w += 32) count_warp(&b.threads[w], std::min(32, b.nthreads - w));
   for (int i = 0; i < b.nthreads; ++i) b.threads[i].accesses.clear();
   launch_counts& counts = *b.launch->counts;
@@ -273,6 +275,7 @@ void count_block_accesses(block_context& b) {
 }
 
 std::string access_counts(const launch_state& launch) {
+  if (!launch.counts) return "";
   site_counts total[2][3];  // [space][kind]
   for (const auto& [key, c] : launch.counts->sites) total[key.space][key.kind].add(c);
   std::string f;
@@ -297,6 +300,7 @@ std::string access_counts(const launch_state& launch) {
 }
 
 std::string access_sites(const launch_state& launch) {
+  if (!launch.counts) return "";
   static const char* const kinds[] = {"load", "store", "atomic"};
   std::string lines;
   for (const auto& [key, c] : launch.counts->sites) {

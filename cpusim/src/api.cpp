@@ -15,8 +15,9 @@
 namespace cpusim::detail {
 
 // ---- settings ----
-const settings& config() {
-  static const settings s = [] {
+namespace {
+settings& mutable_config() {
+  static settings s = [] {
     settings c{};
     const char* v = getenv("CPUSIM_THREADS");
     c.threads = v ? atoi(v) : int(std::thread::hardware_concurrency());
@@ -44,6 +45,15 @@ const settings& config() {
   }();
   return s;
 }
+}  // namespace
+
+const settings& config() { return mutable_config(); }
+
+}  // namespace cpusim::detail
+
+void cpusim::reverse_thread_order() { cpusim::detail::mutable_config().schedule = cpusim::detail::schedule_kind::reverse; }
+
+namespace cpusim::detail {
 
 // ---- errors: the last error per host thread; a sticky one (a failed kernel) for everyone ----
 // As CUDA 13 on an H100 does (docs/results/cpusim-error-semantics-h100.log): a fault becomes the

@@ -63,6 +63,14 @@ struct recorded_access {
   uint8_t space;      // global, shared
 };
 
+// The count flavor: a load of device memory and the bytes it read (lost_updates.cpp).
+struct recent_load {
+  uintptr_t address;
+  unsigned size;       // 0: none
+  uintptr_t site;      // the instruction, as recorded_access's
+  unsigned char bytes[16];
+};
+
 enum class thread_state : uint8_t { runnable, at_barrier, at_warp_op, finished, abandoned };
 
 struct warp_request {
@@ -97,11 +105,18 @@ struct thread_slot {
   size_t scheduler_stack_size = 0;
   void* tsan_fiber = nullptr;
   // the count flavor: this thread's global and shared accesses since the block's last barrier
+  // (when the launch is counted), the addresses of its last loads and whether it made an atomic
+  // (lost_updates.cpp)
   std::vector<recorded_access> accesses;
+  static constexpr int kRecentLoads = 4;
+  recent_load recent_loads[kRecentLoads] = {};
+  unsigned next_recent_load = 0;
+  bool made_atomic = false;
 };
 
 struct launch_state;
 struct launch_counts;
+struct launch_updates;
 
 // A __shared__ allocation of the running block.
 struct shared_region {
@@ -144,11 +159,14 @@ struct launch_state {
   int nthreads = 0;
   unsigned long long total_blocks = 0;
   unsigned long long order_a = 1, order_b = 0;  // block i runs as (a*i + b) mod total
+  uint64_t serial = 0;                          // tells this launch from an earlier one
   std::atomic<unsigned long long> next_block{0};
   std::atomic<int> error{cudaSuccess};
   std::atomic<size_t> static_shared_bytes{0};
-  // the count flavor (access_count.cpp): what its warps' accesses cost; null in other flavors
+  // the count flavor: what its warps' accesses cost (access_count.cpp; null when nobody asked,
+  // CPUSIM_LAUNCH_LOG) and its updates of device memory (lost_updates.cpp); null in other flavors
   std::shared_ptr<launch_counts> counts;
+  std::shared_ptr<launch_updates> updates;
 };
 
 // ---- per OS thread ----
@@ -176,10 +194,10 @@ void yield_to_scheduler(thread_slot& t);
 bool complete_barrier(block_context& b);      // at quiescence: release a full barrier
 bool complete_active_masks(block_context& b);
 void diagnose_deadlock(block_context& b);     // at quiescence when nothing can proceed
-void tsan_acquire_after_wait(block_context& b, thread_slot& t);
 
 // ---- the count flavor (access_count.cpp); in other flavors these do nothing ----
-std::shared_ptr<launch_counts> start_counting();  // a launch's empty counts; null in other flavors
+// A launch's empty counts; null in other flavors, and when CPUSIM_LAUNCH_LOG asks for none.
+std::shared_ptr<launch_counts> start_counting();
 // Folds the accesses the block's threads made so far into its launch's counts: at each barrier
 // that opens (every thread is there) and when the block ends.
 void count_block_accesses(block_context& b);
@@ -187,6 +205,18 @@ void count_block_accesses(block_context& b);
 // ("access ...\n", cpusim/README.md); "" in other flavors.
 std::string access_counts(const launch_state& launch);
 std::string access_sites(const launch_state& launch);
+// ---- lost updates (lost_updates.cpp, the count flavor); in other flavors these do nothing ----
+// A launch's updates; null in other flavors, and when blocks run on more than one OS thread.
+std::shared_ptr<launch_updates> start_updates();
+void note_load(thread_slot& t, uintptr_t address, unsigned size, uintptr_t site);  // a load of device memory
+void note_atomic(thread_slot& t, uintptr_t address);
+// Compares the thread's recent loads with memory (before it waits, and at its end): a change is
+// its update, undone when it is lost.
+void check_recent_loads(thread_slot& t);
+// Reads them again after a wait, in which other threads may have written them.
+void refresh_recent_loads(thread_slot& t);
+// After the launch: its first lost update on stderr, and the process's count.
+void report_lost_updates(const launch_state& launch);
 // The device allocation that holds p: [*begin, *end). False when p is not device memory.
 bool device_allocation(const void* p, const char** begin, const char** end);
 

@@ -216,6 +216,7 @@ void record_outcome(const launch_state& launch) {
     record_error(status);
   else if (status != cudaSuccess)
     set_sticky_error(status);
+  report_lost_updates(launch);
   log_launch(launch, status, launch.static_shared_bytes.load(), access_counts(launch), access_sites(launch));
 }
 
@@ -242,7 +243,10 @@ void launch_kernel(const launch_site& site, dim3 grid, dim3 block, size_t dynami
   launch.nthreads = int(block.x * block.y * block.z);
   launch.total_blocks = (unsigned long long)grid.x * grid.y * grid.z;
   order_blocks(launch);
+  static std::atomic<uint64_t> launches{0};
+  launch.serial = ++launches;
   launch.counts = start_counting();
+  launch.updates = start_updates();
   run_grid(launch);
   record_outcome(launch);
 }

@@ -51,6 +51,7 @@ struct fiber_main {
       fault_in_thread(cudaErrorLaunchFailure, "error: " + kernel_and_block(b) + " thread " +
                                                   describe_thread(t.index) + " threw " + thrown);
     t.state = thread_state::finished;
+    check_recent_loads(t);
     san::release(&tsan_launch_done);
     san::leave_fiber(t, true, b.tsan_scheduler);
     return std::move(t.scheduler);
@@ -85,8 +86,12 @@ void start_fiber(worker& w, block_context& b, thread_slot& t) {
   t.pool_index = pool_index(w, t);
   t.stack = w.stacks.take(t.pool_index);
   boost::context::stack_context sctx;
-  sctx.size = t.stack.size;
-  sctx.sp = t.stack.base + t.stack.size;
+  // Each stack's top at another offset within a page: stacks a whole number of pages apart would
+  // put every fiber's hot frames in the same few cache sets, and switching through a block's
+  // threads would miss the cache at each switch.
+  const size_t stagger = size_t(t.pool_index) * 64 % 4096;
+  sctx.size = t.stack.size - stagger;
+  sctx.sp = t.stack.base + sctx.size;
   t.context = boost::context::fiber(std::allocator_arg, boost::context::preallocated(sctx.sp, sctx.size, sctx),
                                     pooled_stack{}, fiber_main{&t});
 #if defined(CPUSIM_TSAN)
@@ -167,6 +172,9 @@ std::vector<int> start_threads(block_context& b, worker& w) {
     t.returned = {};
     t.last_barrier = {};
     t.warp_ops = 0;
+    t.next_recent_load = 0;
+    for (recent_load& l : t.recent_loads) l.size = 0;
+    t.made_atomic = false;
     start_fiber(w, b, t);
     round[i] = i;
   }
@@ -217,9 +225,11 @@ void end_block(block_context& b, launch_state& launch, worker& w) {
 }  // namespace
 
 void yield_to_scheduler(thread_slot& t) {
+  check_recent_loads(t);
   san::leave_fiber(t, false, current_block->tsan_scheduler);
   t.scheduler = std::move(t.scheduler).resume();
   san::back_in_fiber(t);
+  refresh_recent_loads(t);
 }
 
 void run_block(launch_state& launch, unsigned long long linear_index, worker& w) {

@@ -144,28 +144,33 @@ StudentCopy copy_student_file(const Context& ctx, const LabRubric& lab, const st
   return s;
 }
 
+// The solution's programs: this backend's, and on the CPU backend its watched build.
+std::vector<std::pair<std::string, Program*>> solution_flavors(const Context& ctx, Program* solution, Program* watched) {
+  std::vector<std::pair<std::string, Program*>> flavors = {{ctx.backend, solution}};
+  if (ctx.backend == "cpu") flavors.push_back({"cpu-count", watched});
+  return flavors;
+}
+
 // The solution's program, when this checkout has it: its times set the time limits, on a GPU
 // its speed is the performance target, and a build of it that fails (a full disk, a broken
 // toolkit) is this machine's failure, which must not pass for the student's.
-void build_solution(const Context& ctx, const LabRubric& lab, Program* solution) {
+void build_solution(const Context& ctx, const LabRubric& lab, Program* solution, Program* solution_watched) {
   if (!ctx.have_solutions || !exists("solutions/" + lab.folder + "/" + lab.file())) return;
   std::string log;
-  if (!make_program(ctx, "solutions", lab, ctx.backend, solution, &log)) {
-    throw CannotGrade("the solution of lab " + lab.folder + " does not build here; make said:\n" + joined(quote_output(log, 15)));
+  for (auto [flavor, program] : solution_flavors(ctx, solution, solution_watched)) {
+    if (!make_program(ctx, "solutions", lab, flavor, program, &log)) {
+      throw CannotGrade("the solution of lab " + lab.folder + " does not build here; make said:\n" + joined(quote_output(log, 15)));
+    }
+    program->solution = true;
   }
-  solution->solution = true;
 }
 
 // The flavors the checks need, the lab program's first: on the CPU backend, the sanitizers'
-// builds (safety) and the build that counts memory accesses (technique of any of the lab's
-// steps; its counts).
-std::vector<std::pair<std::string, Program*>> flavors_needed(const Context& ctx, const LabRubric& lab, LabPrograms* programs) {
+// builds (safety) and the watched build (technique's counts, correctness's lost updates).
+std::vector<std::pair<std::string, Program*>> flavors_needed(const Context& ctx, LabPrograms* programs) {
   std::vector<std::pair<std::string, Program*>> flavors = {{ctx.backend, &programs->main}};
   if (ctx.backend == "cpu") {
-    flavors.insert(flavors.end(), {{"cpu-asan", &programs->asan}, {"cpu-tsan", &programs->tsan}});
-    const auto counted = [&](const LabRubric& l) { return l.folder == lab.folder && l.technique != "none"; };
-    const std::vector<LabRubric>& all = ctx.rubric->labs;
-    if (std::any_of(all.begin(), all.end(), counted) && !ctx.quick) flavors.push_back({"cpu-count", &programs->count});
+    flavors.insert(flavors.end(), {{"cpu-asan", &programs->asan}, {"cpu-tsan", &programs->tsan}, {"cpu-count", &programs->watched}});
   }
   return flavors;
 }
@@ -262,8 +267,8 @@ std::vector<std::string> build_failure(const Context& ctx, const LabRubric& lab,
     return {"uses " + headers.front() + ": the labs must not use cuBLAS, cuBLASLt, CUB or Thrust;",
             "the point of each lab is to write the kernel yourself"};
   }
-  build_solution(ctx, lab, &programs->solution);
-  const std::vector<std::pair<std::string, Program*>> flavors = flavors_needed(ctx, lab, programs);
+  build_solution(ctx, lab, &programs->solution, &programs->solution_watched);
+  const std::vector<std::pair<std::string, Program*>> flavors = flavors_needed(ctx, programs);
   std::vector<std::string> names;
   for (const auto& f : flavors) names.push_back(f.first);
   const std::vector<std::string> paths = make_program_parts(ctx, student.copies, lab, names);
@@ -272,7 +277,7 @@ std::vector<std::string> build_failure(const Context& ctx, const LabRubric& lab,
   // is the one reported, as if the others had not run.
   std::vector<std::future<Built>> builds;
   for (size_t i = 0; i < flavors.size(); ++i) {
-    flavors[i].second->sanitizer = i > 0 && flavors[i].first != "cpu-count";
+    flavors[i].second->sanitizer = flavors[i].first == "cpu-asan" || flavors[i].first == "cpu-tsan";
     builds.push_back(std::async(std::launch::async, [&, i] {
       return fenced_build(ctx, lab, student, flavors[i].first, flavors[i].second, paths[i]);
     }));
@@ -303,11 +308,14 @@ bool build_shared(const Context& ctx, const std::vector<const LabRubric*>& labs)
   for (const LabRubric* lab : labs) {
     add(&folders, lab->folder);
     if (ctx.have_solutions && exists("solutions/" + lab->folder + "/" + lab->file())) add(&solved, lab->folder);
-    LabPrograms programs;
-    for (const auto& f : flavors_needed(ctx, *lab, &programs)) add(&flavors, f.first);
   }
+  LabPrograms programs;
+  for (const auto& f : flavors_needed(ctx, &programs)) add(&flavors, f.first);
   bool built = run_make(ctx, {"program-parts", "LAB=" + folders, "SRC=labs", "PART_FLAVORS=" + flavors}).exited(0);
-  if (built && !solved.empty()) built = run_make(ctx, {"program", "LAB=" + solved, "SRC=solutions", "FLAVOR=" + ctx.backend}).exited(0);
+  Program solution, watched;
+  for (const auto& flavor : solution_flavors(ctx, &solution, &watched)) {
+    if (built && !solved.empty()) built = run_make(ctx, {"program", "LAB=" + solved, "SRC=solutions", "FLAVOR=" + flavor.first}).exited(0);
+  }
   return built;
 }
 

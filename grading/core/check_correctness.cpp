@@ -37,86 +37,160 @@ std::string reads_output_hint(lab::Op op) {
          "before writing it (C += ..., or beta * C). Write each element once, from a sum kept in a register.";
 }
 
+// TEXT with the path of the student's private copy (the build folder's) made the path handed
+// in: "/.../submission/1a2b.../05_dot_reduction/dot_reduction.cu:119" -> "SRC/05_dot_reduction/...".
+std::string student_paths(std::string text, const Context& ctx, const LabRubric& lab) {
+  const std::string tail = "/" + lab.folder + "/" + lab.file();
+  for (size_t at = text.find(tail); at != std::string::npos; at = text.find(tail, at + 1)) {
+    const size_t start = text.find_last_of(" (", at) + 1;
+    const std::string replacement = ctx.src + tail;
+    text.replace(start, at + tail.size() - start, replacement);
+    at = start + replacement.size() - 1;
+  }
+  return text;
+}
+
 bool same_bits(const std::vector<float>& a, const std::vector<float>& b) {
   return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
 }
 
-// The shapes that count and their time limits. The solution runs first, on the same inputs: its
-// times set the limits, and a shape it cannot run here (too large for this device) is left out
-// rather than held against anyone.
+// The passes over the shapes. Every shape runs twice, and on the CPU backend in two thread
+// orders (a missing barrier shows as results that differ). There the main shapes then run a third
+// time in the watched build with the blocks on one OS thread, which loses the updates a GPU would
+// lose (cpusim/src/lost_updates.cpp): a GPU's own passes lose them for real.
+struct PassSettings {
+  const char* name;
+  std::vector<std::string> env;
+};
+const PassSettings kFirstPass{"forward", {"CPUSIM_SCHEDULE=forward"}};
+const PassSettings kSecondPass{"reverse", {"CPUSIM_SCHEDULE=reverse"}};
+const PassSettings kWatchedPass{"watched, one OS thread", {"CPUSIM_SCHEDULE=forward", "CPUSIM_THREADS=1"}};
+
+// The shapes that count, and the time limits of the passes. The solution runs first, on the same
+// inputs: its times set the limits, and a shape it cannot run here (too large for this device)
+// is left out rather than held against anyone.
 struct Counted {
   std::vector<size_t> shapes;      // indices into the cases
   std::vector<std::string> notes;  // the shapes left out, and why
-  Limits limits;
+  Limits limits;                   // of the two passes
+  Limits watched;                  // of the watched pass (its shapes: the main ones)
 };
 
 // On the CPU backend the solution's run of the correctness shapes costs seconds a lab (lab 02's
 // shapes, 2,100,000 rows among them, about 16 s: docs/results/grade-rerun-kept-cpu.log) and tells
 // the same for any seed: how long each shape takes it on this machine. A run in which it
-// computed every shape is kept in the build folder, named
-// after its program, the step, the shapes, the machine and the cores it may use, for the
-// gradings after it (a rerun, a class's other students); a run that left a shape out is not
-// kept, so a passing failure of the machine is measured again next time. Only where namespaces
-// keep the build folder read-only to student code: elsewhere a student's program could write the
-// times the next grading reads.
-std::string solution_times_path(const Context& ctx, const LabRubric& lab, const Program& solution) {
+// computed every shape is kept in the build folder, named after its program, the step, the
+// pass's settings, the shapes, the machine and the cores it may use, for the gradings after it
+// (a rerun, a class's other students); a run that left a shape out is not kept, so a passing
+// failure of the machine is measured again next time. Only where namespaces keep the build
+// folder read-only to student code: elsewhere a student's program could write the times the
+// next grading reads.
+std::string solution_times_path(const Context& ctx, const LabRubric& lab, const Program& solution, const PassSettings& pass) {
   char host[256] = "";
   gethostname(host, sizeof host - 1);
   cpu_set_t cpus;
   const int usable = sched_getaffinity(0, sizeof cpus, &cpus) == 0 ? CPU_COUNT(&cpus) : 0;
   const char* threads = std::getenv("CPUSIM_THREADS");
-  std::string key = solution.fingerprint + "\n" + solution.step + "\n" + host + "\n" + std::to_string(usable) + " " +
-                    std::to_string(std::thread::hardware_concurrency()) + " " + (threads != nullptr ? threads : "-") + "\n";
+  std::string key = solution.fingerprint + "\n" + solution.step + "\n" + pass.name + "\n" + host + "\n" + std::to_string(usable) +
+                    " " + std::to_string(std::thread::hardware_concurrency()) + " " + (threads != nullptr ? threads : "-") + "\n";
   for (const lab::Case& shape : lab.shapes) key += shape.describe() + "\n";
   char name[32];
   std::snprintf(name, sizeof name, "%016zx", std::hash<std::string>{}(key));
   return ctx.build_dir + "/solution-times/" + name;
 }
 
-// The per-shape seconds kept at PATH, when there are N of them and each is a time the rubric's
-// run could take.
+// What a kept file says it is, on its first line: the lab's part, the pass and the shapes.
+std::string kept_times_title(const LabRubric& lab, const PassSettings& pass) {
+  std::string title = "# " + lab.step.id + ", " + pass.name + ":";
+  for (const lab::Case& shape : lab.shapes) title += " " + shape.describe();
+  return title;
+}
+
+// The per-shape seconds kept at PATH, after its title line, when there are N of them and each is
+// a time the rubric's run could take.
 std::optional<std::vector<double>> kept_solution_times(const Context& ctx, const std::string& path, size_t n) {
   std::ifstream in(path);
+  std::string title;
+  if (!std::getline(in, title) || title.rfind("# ", 0) != 0) return std::nullopt;
   std::vector<double> seconds;
   for (double s; in >> s;) {
-    if (!std::isfinite(s) || s < 0 || s > ctx.rubric->timeout_run) return std::nullopt;
+    // -1: a shape the pass does not run.
+    if (!std::isfinite(s) || (s < 0 && s != -1) || s > ctx.rubric->timeout_run) return std::nullopt;
     seconds.push_back(s);
   }
   if (seconds.size() != n) return std::nullopt;
   return seconds;
 }
 
-Counted count_against_solution(const Context& ctx, const LabRubric& lab, const Program& solution, const Cases& cases) {
+// The solution's seconds per shape in one pass of PROGRAM over the shapes WHICH (-1 elsewhere),
+// kept or measured; *FAILED gets the verdicts of the shapes it failed, *KEPT_USED whether they
+// came from a kept run.
+std::vector<double> solution_seconds(const Context& ctx, const LabRubric& lab, const Program& solution, const Cases& cases,
+                                     const std::vector<size_t>& which, const PassSettings& pass,
+                                     std::vector<std::pair<size_t, CaseVerdict>>* failed, bool* kept_used) {
   const size_t n = cases.cases.size();
-  Counted counted{std::vector<size_t>(n), {}, fixed_limits(ctx, n)};
-  for (size_t i = 0; i < n; ++i) counted.shapes[i] = i;
-  if (solution.path.empty()) return counted;
-  const std::string kept = ctx.backend == "cpu" && ctx.sandbox.namespaces ? solution_times_path(ctx, lab, solution) : "";
+  const std::string kept = ctx.backend == "cpu" && ctx.sandbox.namespaces ? solution_times_path(ctx, lab, solution, pass) : "";
   if (!kept.empty()) {
     if (const auto seconds = kept_solution_times(ctx, kept, n)) {
-      counted.limits = limits_from(ctx, *seconds);
-      counted.limits.basis += " (its times kept from an earlier run on this machine)";
-      return counted;
+      *kept_used = true;
+      return *seconds;
     }
   }
   const Cases solved = copy_cases(ctx, cases, "correctness-solution");
-  const Pass ref = serve_pass(ctx, solution, solved, counted.shapes, {"CPUSIM_SCHEDULE=forward"}, counted.limits);
-  counted.shapes.clear();
-  for (size_t i = 0; i < n; ++i) {
+  const Pass ref = serve_pass(ctx, solution, solved, which, pass.env, fixed_limits(ctx, n));
+  std::vector<double> seconds = ref.seconds;
+  bool all = true;
+  for (size_t i : which) {
     const CaseVerdict s = evaluate(ctx, solved, i, &ref);
-    if (s.failure.empty()) {
-      counted.shapes.push_back(i);
-    } else {
-      counted.notes.push_back("(left out: " + s.describe(lab.shapes[i]) + ", in the solution's own run)");
+    if (!s.failure.empty()) {
+      failed->push_back({i, s});
+      seconds[i] = -1;
+      all = false;
     }
   }
-  counted.limits = limits_from(ctx, ref.seconds);
-  if (!kept.empty() && counted.shapes.size() == n) {
+  if (!kept.empty() && all) {
     std::ostringstream times;
-    for (double s : ref.seconds) times << s << "\n";
+    times << kept_times_title(lab, pass) << "\n";
+    for (double s : seconds) times << s << "\n";
     std::error_code ec;
     std::filesystem::create_directories(std::filesystem::path(kept).parent_path(), ec);
     write_atomically(kept, times.str());  // a grading that cannot keep it measures again next time
+  }
+  return seconds;
+}
+
+// The shapes the watched pass runs: the main ones.
+std::vector<size_t> watched_shapes(const LabRubric& lab, const std::vector<size_t>& counted) {
+  std::vector<size_t> shapes;
+  for (size_t i : counted)
+    if (std::find(lab.main_shapes.begin(), lab.main_shapes.end(), i) != lab.main_shapes.end()) shapes.push_back(i);
+  return shapes;
+}
+
+Counted count_against_solution(const Context& ctx, const LabRubric& lab, const LabPrograms& programs, const Cases& cases) {
+  const size_t n = cases.cases.size();
+  Counted counted{std::vector<size_t>(n), {}, fixed_limits(ctx, n), fixed_limits(ctx, n)};
+  for (size_t i = 0; i < n; ++i) counted.shapes[i] = i;
+  if (programs.solution.path.empty()) return counted;
+  std::vector<std::pair<size_t, CaseVerdict>> failed;
+  bool kept = false;
+  const std::vector<double> first = solution_seconds(ctx, lab, programs.solution, cases, counted.shapes, kFirstPass, &failed, &kept);
+  counted.shapes.clear();
+  for (size_t i = 0; i < n; ++i) {
+    const auto it = std::find_if(failed.begin(), failed.end(), [&](const auto& f) { return f.first == i; });
+    if (it == failed.end()) {
+      counted.shapes.push_back(i);
+    } else {
+      counted.notes.push_back("(left out: " + it->second.describe(lab.shapes[i]) + ", in the solution's own run)");
+    }
+  }
+  counted.limits = limits_from(ctx, first);
+  if (kept) counted.limits.basis += " (its times kept from an earlier run on this machine)";
+  if (!programs.solution_watched.path.empty()) {
+    std::vector<std::pair<size_t, CaseVerdict>> watched_failed;
+    const std::vector<double> watched = solution_seconds(ctx, lab, programs.solution_watched, cases,
+                                                         watched_shapes(lab, counted.shapes), kWatchedPass, &watched_failed, &kept);
+    counted.watched = limits_from(ctx, watched);
   }
   return counted;
 }
@@ -131,41 +205,59 @@ bool beyond_rounding(const CaseVerdict& v, const CaseVerdict& w) {
   return has_nan(v.output) || has_nan(w.output) || !(std::abs(v.report.max_error_ratio - w.report.max_error_ratio) < 2.0);
 }
 
-// Two passes on the same inputs, in two thread orders on the CPU backend: a shape must pass
-// both, and a result that changes between them is the mark of a race. The second pass runs
-// only the shapes the first one finished.
-struct TwoPasses {
-  Cases again;  // the second pass's copy of the cases
-  Pass first, second;
+// The passes on the same inputs: a shape must pass each pass it runs in, and a result that
+// changes between the first two is the mark of a race. The later passes run only the shapes the
+// first one finished.
+struct Passes {
+  Cases again, watched_cases;        // the second and the watched pass's copies of the cases
+  Pass first, second, watched;
+  std::vector<size_t> watched_shapes;  // the shapes the watched pass ran
 };
 
-TwoPasses run_twice(const Context& ctx, const Program& program, const Cases& cases, const Counted& counted) {
-  TwoPasses t;
-  t.first = serve_pass(ctx, program, cases, counted.shapes, {"CPUSIM_SCHEDULE=forward"}, counted.limits);
+Passes run_passes(const Context& ctx, const LabRubric& lab, const LabPrograms& programs, const Cases& cases,
+                  const Counted& counted) {
+  Passes p;
+  p.first = serve_pass(ctx, programs.main, cases, counted.shapes, kFirstPass.env, counted.limits);
   std::vector<size_t> finished;
   for (size_t i : counted.shapes) {
-    if (t.first.seconds[i] >= 0) finished.push_back(i);
+    if (p.first.seconds[i] >= 0) finished.push_back(i);
   }
-  t.again = copy_cases(ctx, cases, "correctness-again");
-  t.second = serve_pass(ctx, program, t.again, finished, {"CPUSIM_SCHEDULE=reverse"}, counted.limits);
-  return t;
+  p.again = copy_cases(ctx, cases, "correctness-again");
+  p.second = serve_pass(ctx, programs.main, p.again, finished, kSecondPass.env, counted.limits);
+  p.watched.seconds.assign(cases.cases.size(), -1);
+  if (!programs.watched.path.empty()) {
+    p.watched_cases = copy_cases(ctx, cases, "correctness-watched");
+    p.watched_shapes = watched_shapes(lab, finished);
+    p.watched = serve_pass(ctx, programs.watched, p.watched_cases, p.watched_shapes, kWatchedPass.env, counted.watched);
+  }
+  return p;
 }
 
-// The verdict on each counted shape from the two passes, the failing run's where one fails; a
-// race, when the runs disagree, is its hint. *DIAGNOSE gets the other failing shapes whose output
-// came back clean.
-std::vector<CaseVerdict> judge_two_passes(const Context& ctx, const LabRubric& lab, const Cases& cases, const TwoPasses& t,
-                                          const std::vector<size_t>& counted, std::vector<size_t>* diagnose) {
+// The verdict on each counted shape from the passes, the failing run's where one fails. Its
+// hint: the lost update the watched pass found, where it did; else a race, when the first two
+// runs disagree. *DIAGNOSE gets the other failing shapes whose output came back clean.
+std::vector<CaseVerdict> judge_passes(const Context& ctx, const LabRubric& lab, const Cases& cases, const Passes& p,
+                                      const std::vector<size_t>& counted, std::vector<size_t>* diagnose) {
   std::vector<CaseVerdict> verdicts(cases.cases.size());
   for (size_t i : counted) {
     CaseVerdict& v = verdicts[i];
-    v = evaluate(ctx, cases, i, &t.first);
-    if (t.first.seconds[i] < 0) continue;
-    const CaseVerdict w = evaluate(ctx, t.again, i, &t.second);
+    v = evaluate(ctx, cases, i, &p.first);
+    if (p.first.seconds[i] < 0) continue;
+    const CaseVerdict w = evaluate(ctx, p.again, i, &p.second);
     // A race only when both runs wrote every element and disagree by more than rounding: then
     // the pattern of one run's mismatches means little, and the race is what to fix.
     const bool race = (!v.pass || !w.pass) && v.complete && w.complete && beyond_rounding(v, w);
     if (v.pass && !w.pass) v = w;  // show the failing run
+    if (std::find(p.watched_shapes.begin(), p.watched_shapes.end(), i) != p.watched_shapes.end()) {
+      const CaseVerdict x = evaluate(ctx, p.watched_cases, i, &p.watched);
+      if (!x.pass && x.result.lost_updates > 0) {
+        // The CPU backend saw what a GPU would lose, and says where: that is the hint.
+        v = x;
+        v.report.hint = student_paths(x.result.lost_update, ctx, lab);
+        continue;
+      }
+      if (v.pass && !x.pass) v = x;
+    }
     if (race) {
       v.report.hint = std::string("the result differs between two runs on the same inputs") +
                       (ctx.backend == "cpu" ? " (thread orders forward and reverse)" : "") +
@@ -191,7 +283,7 @@ void diagnose_reads_output(const Context& ctx, const Program& program, const Cas
 // The first three failing shapes, each with its comparison, then how many more fail; and what
 // the first program of the two passes that died printed last.
 std::vector<std::string> failures_text(const LabRubric& lab, const std::vector<size_t>& counted,
-                                       const std::vector<CaseVerdict>& verdicts, const TwoPasses& t) {
+                                       const std::vector<CaseVerdict>& verdicts, const Passes& t) {
   std::vector<std::string> text;
   int shown = 0;
   for (size_t i : counted) {
@@ -201,7 +293,7 @@ std::vector<std::string> failures_text(const LabRubric& lab, const std::vector<s
     for (const std::string& line : v.report_lines()) text.push_back(line);
   }
   if (shown > 3) text.push_back("... and " + std::to_string(shown - 3) + " more shapes fail");
-  for (const Pass* p : {&t.first, &t.second}) {
+  for (const Pass* p : {&t.first, &t.second, &t.watched}) {
     if (p->failed_output.empty()) continue;
     text.push_back("the program's last output when it stopped:");
     const std::vector<std::string> tail = quote_output(p->failed_output, 12);
@@ -214,7 +306,7 @@ std::vector<std::string> failures_text(const LabRubric& lab, const std::vector<s
 // The check's score, status and report from the verdicts; *MAIN_CORRECT when every main shape
 // passed.
 void score_correctness(const Context& ctx, const LabRubric& lab, const Counted& counted, const std::vector<CaseVerdict>& verdicts,
-                       const TwoPasses& t, CheckResult* c, bool* main_correct) {
+                       const Passes& t, CheckResult* c, bool* main_correct) {
   int passed = 0, passed_nonempty = 0;
   bool main_ok = true;
   for (size_t i : counted.shapes) {
@@ -247,10 +339,10 @@ CheckResult check_correctness(const Context& ctx, const LabRubric& lab, const La
   const auto start = Clock::now();
   CheckResult c("correctness", Status::kFail, lab.points_correctness);
   const Cases cases = write_cases(ctx, "correctness", lab.shapes);
-  const Counted counted = count_against_solution(ctx, lab, programs.solution, cases);
-  const TwoPasses passes = run_twice(ctx, programs.main, cases, counted);
+  const Counted counted = count_against_solution(ctx, lab, programs, cases);
+  const Passes passes = run_passes(ctx, lab, programs, cases, counted);
   std::vector<size_t> diagnose;
-  std::vector<CaseVerdict> verdicts = judge_two_passes(ctx, lab, cases, passes, counted.shapes, &diagnose);
+  std::vector<CaseVerdict> verdicts = judge_passes(ctx, lab, cases, passes, counted.shapes, &diagnose);
   if (!diagnose.empty()) diagnose_reads_output(ctx, programs.main, cases, diagnose, counted.limits, &verdicts);
   score_correctness(ctx, lab, counted, verdicts, passes, &c, main_correct);
   c.seconds = seconds_since(start);

@@ -259,7 +259,8 @@ std::vector<grade::LabResult> grade_labs(const grade::Context& ctx, const std::v
         programs[i] = programs[i - 1];
         builds[i] = builds[i - 1];
       }
-      for (grade::Program* p : {&programs[i].main, &programs[i].asan, &programs[i].tsan, &programs[i].count, &programs[i].solution}) {
+      for (grade::Program* p : {&programs[i].main, &programs[i].asan, &programs[i].tsan, &programs[i].watched, &programs[i].solution,
+                              &programs[i].solution_watched}) {
         p->step = l->step.count > 1 ? std::to_string(l->step.number) : "";
       }
       gradings.push_back(LabGrading{l, programs[i], builds[i], LabLog(jobs == 1), {}, {}});

@@ -62,9 +62,11 @@ struct Program {
 struct LabPrograms {
   Program main;                // the lab program for this backend
   Program asan, tsan;          // CPU backend: the sanitizer builds (safety)
-  Program count;               // CPU backend: the build that counts memory accesses (technique;
-                               // not built for a lab whose technique is none)
+  Program watched;             // CPU backend: the build that watches every memory access (cpucc
+                               // --count-accesses): it counts them for the technique check, and
+                               // loses the updates a GPU would lose (correctness: check_correctness.cpp)
   Program solution;            // the solution's program (time limits; performance); may be empty
+  Program solution_watched;    // CPU backend: the solution's watched build (the time limits of its runs)
   Program ceilings;            // GPU, without a solution or when recording: the ceilings' program
                                // (grading/core/targets.h); may be empty
 };

@@ -177,6 +177,18 @@ TEST_CASE("unwritten elements fail and are named as such") {
     CHECK_FALSE(r.pass());
     CHECK(text::contains(r.hint, "ceil_div"));
   }
+  SUBCASE("a grid of the other sizes, rounded up: the launch counts x along the rows, the kernel along the columns") {
+    // The solution's blocks of 32 x 8, launched as grid(ceil_div(M, 32), ceil_div(N, 8)) on a
+    // 300 x 20 output: columns below ceil_div(300, 32) * 32 = 320 (all 20), rows below
+    // ceil_div(20, 8) * 8 = 24.
+    const Problem q(300, 20, 7);
+    std::vector<float> D = product(q.A, q.B, q.M, q.N, q.K, fp32_orders()[0].second);
+    for (int i = 24; i < q.M; ++i) lab::fill_poison(&D[size_t(i) * q.N], size_t(q.N));
+    const lab::CheckReport r = q.check(D);
+    CHECK_FALSE(r.pass());
+    CHECK(text::contains(r.hint, "only the top-left 24 x 20 corner of the 300 x 20 output was written"));
+    CHECK_FALSE(text::contains(r.hint, "ceil_div"));
+  }
   SUBCASE("one element not written") {
     lab::fill_poison(&C[5], 1);
     const lab::CheckReport r = p.check(C);
@@ -209,6 +221,18 @@ TEST_CASE("a transposed product fails with a hint") {
   const lab::CheckReport r = p.check(T);
   CHECK_FALSE(r.pass());
   CHECK(text::contains(r.hint, "transpose"));
+}
+
+TEST_CASE("wrong values at the start of rows are read as stores from past the right edge (a missing column guard)") {
+  const Problem p(40, 21, 9);  // blocks 32 wide: 11 threads past the edge of each row
+  std::vector<float> C = product(p.A, p.B, p.M, p.N, p.K, fp32_orders()[0].second);
+  // Thread (r, 21 + j) stores row r's "element" 21 + j into row r + 1, column j.
+  for (int r = 0; r + 1 < p.M; ++r)
+    for (int j = 0; j < 11; ++j) C[size_t(r + 1) * p.N + j] = C[size_t(r) * p.N + j] + 1.0f;
+  const lab::CheckReport r = p.check(C);
+  CHECK_FALSE(r.pass());
+  CHECK(text::contains(r.hint, "the wrong elements are all in the first 11 columns of rows below the first"));
+  CHECK_FALSE(text::contains(r.hint, "race"));
 }
 
 TEST_CASE("wrong values only in the partial edge tiles are read as such") {

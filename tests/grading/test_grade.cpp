@@ -200,13 +200,14 @@ TEST_CASE("every skeleton grades 0, without a crash" * doctest::skip(lab_test::k
   CHECK(contains(g.run.output, "nothing was written"));
 }
 
-TEST_CASE("every variant of the solutions grades full marks" * doctest::skip(lab_test::kNoCpuSolutions)) {
-  // Other tile sizes, other thread layouts, other reductions: other routes to a right answer.
+TEST_CASE("every variant of the solutions that keeps the lesson grades full marks" * doctest::skip(lab_test::kNoCpuSolutions)) {
+  // Other block shapes, tile sizes, thread layouts, tile layouts and reductions: other routes to a
+  // right answer that still coalesce, reuse, avoid bank conflicts and add once.
   const std::pair<const char*, const char*> variants[] = {
-      {"solutions/variants/rows_on_x", "01"},   {"solutions/variants/coarsened", "02"}, {"build/variants/tile16", "02"},
-      {"build/variants/tile128", "03"},         {"build/variants/wide", "03"},          {"build/variants/row_1d", "03"},          {"build/variants/tile32", "04"},
-      {"build/variants/unpadded", "04"},        {"build/variants/no_launch_bounds", "04"},
-      {"solutions/variants/reduction_ladder", "05"}, {"build/variants/shuffle_atomic", "05"},
+      {"build/variants/block16x16", "01"},      {"build/variants/block32x4", "01"},      {"solutions/variants/coarsened", "02"},
+      {"build/variants/tile16", "02"},          {"build/variants/tile128", "03"},        {"build/variants/wide", "03"},
+      {"build/variants/row_1d", "03"},          {"build/variants/tile32", "04"},         {"build/variants/swizzled", "04"},
+      {"build/variants/no_launch_bounds", "04"}, {"solutions/variants/reduction_ladder", "05"}, {"build/variants/shuffle_atomic", "05"},
   };
   std::vector<Graded> graded(std::size(variants));
   at_once(graded.size(), [&](size_t i) {
@@ -224,6 +225,38 @@ TEST_CASE("every variant of the solutions grades full marks" * doctest::skip(lab
   }
 }
 
+// The variants that skip a lab's lesson on purpose are right, and lose that lesson's points and
+// nothing else: threadIdx.x down a column of C (lab 01: uncoalesced), and the transpose's tile
+// without padding (lab 04: 32-way bank conflicts, its coalescing intact).
+TEST_CASE("a variant that skips the lesson loses exactly the lesson's points" * doctest::skip(lab_test::kNoCpuSolutions)) {
+  struct Skips {
+    const char* src;
+    const char* lab;
+    const char* technique;  // the technique line's points
+    const char* says;
+  };
+  const Skips variants[] = {
+      {"solutions/variants/rows_on_x", "01", "0/2", "global loads use 12% of the bytes in the sectors they move, their stores 12%"},
+      {"build/variants/unpadded", "04", "1/2", "shared-memory loads take 32.00 times the wavefronts a conflict-free access would"},
+  };
+  std::vector<Graded> graded(std::size(variants));
+  at_once(graded.size(), [&](size_t i) {
+    graded[i] = grade_fast(variants[i].src, variants[i].lab, {}, {}, "build/grade-test-reports/skips-" + std::to_string(i));
+  });
+  for (size_t i = 0; i < graded.size(); ++i) {
+    const Skips& v = variants[i];
+    CAPTURE(v.src);
+    const std::string& output = graded[i].run.output;
+    CAPTURE(output);
+    CHECK(graded[i].run.exited(0));
+    for (const char* check : {"build", "correctness", "safety"}) CHECK(contains(check_line(output, check), ": OK"));
+    const std::string technique = check_line(output, "technique");
+    CHECK(contains(technique, ": FAIL"));
+    CHECK(contains(technique, std::string("  ") + v.technique));
+    CHECK(contains(output, v.says));
+  }
+}
+
 TEST_CASE("each wrong submission is caught by its check, and by make check where it runs that check" * doctest::skip(lab_test::kNoCpuSolutions)) {
   struct Wrong {
     const char* src;
@@ -231,20 +264,24 @@ TEST_CASE("each wrong submission is caught by its check, and by make check where
     const char* check;  // the check that must fail ('|': one of them)
     const char* says;   // and what its report must say ('|': one of them)
     const char* never = nullptr;  // and what it must not say: another mistake's hint
+    bool quick = false;           // make check's pass is tried on it too
   };
   const Wrong corpus[] = {
       {"build/corpus/no_guard_01", "01", "correctness", "wrote outside the output"},
       // One float past the end of the output's allocation: AddressSanitizer names it, unless
       // the plain build's heap already broke over it (glibc aborts at the free).
-      {"build/corpus/oob_write_01", "01", "safety|correctness", "AddressSanitizer|killed by SIGABRT"},
+      {"build/corpus/oob_write_01", "01", "safety|correctness", "AddressSanitizer|killed by SIGABRT", nullptr, true},
       {"build/corpus/infinite_loop_01", "01", "correctness", "timed out after"},
-      {"build/corpus/reads_output_01", "01", "correctness", "reads the output before writing it"},
+      {"build/corpus/reads_output_01", "01", "correctness", "reads the output before writing it", nullptr, true},
       {"build/corpus/scaled_01", "01", "correctness", "every element is 2 times the expected value"},
+      // The launch counts x along the rows while the kernel puts threadIdx.x along the columns:
+      // the grid is rounded up, so "round it up" would be no help.
+      {"build/corpus/swapped_grid_01", "01", "correctness", "corner of the", "ceil_div"},
       {"build/corpus/no_store_guard_02", "02", "correctness", "wrote outside the output"},
       {"build/corpus/off_by_one_tiles_02", "02", "correctness", "every wrong element is 0"},
-      {"build/corpus/no_first_sync_02", "02", "correctness", "differs between two runs"},
+      {"build/corpus/no_first_sync_02", "02", "correctness", "differs between two runs", nullptr, true},
       {"build/corpus/no_second_sync_02", "02", "correctness", "differs between two runs"},
-      {"build/corpus/compile_error_02", "02", "build", "matmul_tiled.cu"},
+      {"build/corpus/compile_error_02", "02", "build", "matmul_tiled.cu", nullptr, true},
       {"build/corpus/naive_as_02", "02", "technique", "loaded 4.12 bytes from global memory per multiply-add"},
       {"build/corpus/decoy_shared_02", "02", "technique", "loaded 4.12 bytes from global memory per multiply-add"},
       {"build/corpus/naive_as_03", "03", "technique", "per thread"},
@@ -256,7 +293,9 @@ TEST_CASE("each wrong submission is caught by its check, and by make check where
       {"build/corpus/host_sum_05", "05", "technique", "copied between host and device memory 2 times"},
       {"build/corpus/swapped_indices_04", "04", "correctness", "copied, not transposed"},
       {"build/corpus/no_second_sync_04", "04", "correctness", "differs between two runs"},
-      {"build/corpus/no_atomics_05", "05", "safety", "ThreadSanitizer"},
+      // Blocks adding with a plain +=: a GPU loses updates, and the CPU backend loses them as a GPU
+      // would and names the line.
+      {"build/corpus/no_atomics_05", "05", "correctness", "lost update: block (", nullptr, true},
       {"build/corpus/no_sync_05", "05", "correctness", "differs between two runs"},
       // A dot's atomics add in another order in each run, so its last bits differ between the two
       // runs: a result that is wrong in both is not called a race for that, nor is a dot's
@@ -273,19 +312,18 @@ TEST_CASE("each wrong submission is caught by its check, and by make check where
       // (tests/grading/test_sandbox.cpp tries the fence with g++); the CPU backend refuses any asm.
       {"build/corpus/incbin", "01", "build", "file not found|needs a GPU"},
   };
-  // Each entry graded, then checked quickly (make check, the command for after each edit, runs
-  // build, correctness and safety: it must catch every mistake that one of those catches, with
-  // the same words), as many entries at once as there are cores: one's builds use the cores
-  // while another's programs wait on the checks in the grader.
+  // Each entry graded, as many at once as there are cores: one's builds use the cores while
+  // another's programs wait on the checks in the grader. make check (the command for after each
+  // edit) runs the same build, correctness and safety checks, the same code, and must catch what
+  // they catch with the same words: tried on one mistake that each kind of check catches (a
+  // compile error, a wrong result with its hint, a race, a lost update, a sanitizer's finding).
   const size_t count = std::size(corpus);
   std::vector<Graded> full(count), quick(count);
   at_once(count, [&](size_t i) {
     const Wrong& w = corpus[i];
     const std::string out = "build/grade-test-reports/corpus-" + std::to_string(i);
     full[i] = grade_fast(w.src, w.lab, {}, {}, out);
-    if (!any_of(w.check, [](const std::string& check) { return check == "technique"; })) {
-      quick[i] = grade_fast(w.src, w.lab, {"--quick"}, {}, out + "-quick");
-    }
+    if (w.quick) quick[i] = grade_fast(w.src, w.lab, {"--quick"}, {}, out + "-quick");
   });
   // A loop, not subcases, so that one entry's failure leaves the others checked.
   for (size_t i = 0; i < count; ++i) {
@@ -298,7 +336,7 @@ TEST_CASE("each wrong submission is caught by its check, and by make check where
     CHECK(any_of(w.says, [&](const std::string& says) { return contains(output, says); }));
     if (w.never != nullptr) CHECK_FALSE(contains(output, w.never));
     CHECK(below_full_marks(last_line(output)));
-    if (!any_of(w.check, [](const std::string& check) { return check == "technique"; })) {
+    if (w.quick) {
       const std::string& quick_output = quick[i].run.output;
       CAPTURE(quick_output);
       CHECK(quick[i].run.exited(0));
@@ -309,39 +347,70 @@ TEST_CASE("each wrong submission is caught by its check, and by make check where
 }
 
 // On the CPU backend the solution's run of the correctness shapes is kept in the build folder
-// (grading/core/check_correctness.cpp): after a grading, a file of its per-shape seconds, one per shape, which the
-// next grading reads instead of running the solution again; a file that does not hold one number
-// per shape is measured again and replaced.
+// (grading/core/check_correctness.cpp): after a grading, a file per pass of its per-shape seconds
+// under a title line, which the next grading reads instead of running the solution again; a file
+// that does not hold one number per shape is measured again and replaced. Other tests grade into
+// the same build folder at the same time: this one finds its own files by their title, whose
+// shapes are its rubric's alone.
 TEST_CASE("the solution's correctness run on the CPU backend is kept for the next grading, and a bad record is measured again" *
           doctest::skip(lab_test::kNoCpuSolutions)) {
   namespace fs = std::filesystem;
   const std::string kept = std::string(kSharedBuild) + "/solution-times";
-  fs::remove_all(kept);
-  Graded g = grade_fast("solutions", "01", {}, {}, "build/grade-test-reports/kept-1");
-  REQUIRE_MESSAGE(g.run.exited(0), g.run.output);
-  CHECK(contains(g.run.output, "Score: 8/8"));
-  std::vector<fs::path> files;
-  for (const auto& e : fs::directory_iterator(kept)) files.push_back(e.path());
-  REQUIRE(files.size() == 1);
+  const std::string rubric = "build/test/rubric-kept.txt";
+  {
+    std::ifstream fast("tests/fixtures/rubric-fast.txt");
+    std::string text((std::istreambuf_iterator<char>(fast)), std::istreambuf_iterator<char>());
+    text.replace(text.find("shapes = 17x31x13 65x70x40 1000x33x3"), 36, "shapes = 19x23x11 70x65x40 999x31x3");
+    text.replace(text.find("main_shapes = 17x31x13 1000x33x3"), 32, "main_shapes = 19x23x11 999x31x3");
+    std::ofstream(rubric) << text;
+  }
+  auto ours = [&] {
+    std::vector<fs::path> files;
+    for (const auto& e : fs::directory_iterator(kept)) {
+      std::ifstream in(e.path());
+      std::string title;
+      if (std::getline(in, title) && contains(title, "M=19 N=23 K=11")) files.push_back(e.path());
+    }
+    std::sort(files.begin(), files.end());
+    return files;
+  };
   auto numbers = [](const fs::path& p) {
     std::ifstream in(p);
+    std::string title;
+    std::getline(in, title);
     size_t n = 0;
-    for (double s; in >> s; ++n) CHECK(s >= 0);
+    for (double s; in >> s; ++n) CHECK((s >= 0 || s == -1));  // -1: a shape the pass does not run
     return n;
   };
-  CHECK(numbers(files[0]) == 3);  // the fast rubric's three shapes of lab 01
-  std::ofstream(files[0]) << "0.5\n";
-  g = grade_fast("solutions", "01", {}, {}, "build/grade-test-reports/kept-2");
+  auto grade = [&](const std::string& out, const std::vector<std::string>& more = {}) {
+    std::vector<std::string> args = {"--src", "solutions", "--lab", "01", "--rubric", rubric};
+    args.insert(args.end(), more.begin(), more.end());
+    return run_grader(args, false, "build/grade-test-reports/" + out);
+  };
+  for (const fs::path& f : fs::exists(kept) ? ours() : std::vector<fs::path>{}) fs::remove(f);
+  Graded g = grade("kept-1");
   REQUIRE_MESSAGE(g.run.exited(0), g.run.output);
   CHECK(contains(g.run.output, "Score: 8/8"));
-  CHECK(numbers(files[0]) == 3);
+  const std::vector<fs::path> files = ours();
+  REQUIRE(files.size() == 2);  // one per pass: forward, and reverse on one OS thread
+  for (const fs::path& f : files) CHECK(numbers(f) == 3);
+  for (const fs::path& f : files) {
+    std::ifstream in(f);
+    std::string title;
+    std::getline(in, title);
+    std::ofstream(f) << title << "\n0.5\n";
+  }
+  g = grade("kept-2");
+  REQUIRE_MESSAGE(g.run.exited(0), g.run.output);
+  CHECK(contains(g.run.output, "Score: 8/8"));
+  for (const fs::path& f : files) CHECK(numbers(f) == 3);
   // Without namespaces a student's program could write the build folder, and with it the times
   // the next grading reads (0 s, to cut the next student's limits to the floors): none is kept.
-  fs::remove_all(kept);
-  g = grade_fast("solutions", "01", {"--no-namespaces"}, {}, "build/grade-test-reports/kept-3");
+  for (const fs::path& f : ours()) fs::remove(f);
+  g = grade("kept-3", {"--no-namespaces"});
   REQUIRE_MESSAGE(g.run.exited(0), g.run.output);
   CHECK(contains(g.run.output, "Score: 8/8"));
-  CHECK_FALSE(fs::exists(kept));
+  CHECK(ours().empty());
 }
 
 TEST_CASE("a program that hangs where no per-shape limit watches it costs seconds, not the rubric's minutes" *
@@ -695,7 +764,8 @@ TEST_CASE("the grader's own failures exit 2 with a message") {
       {{"--rubric", "build/test/rubric-bad-main.txt"}, "main shape '3x3x3' is not one of the shapes listed above it"},
       // A rubric of before the technique was measured.
       {{"--rubric", "build/test/rubric-old-technique.txt"},
-       "rubric-old-technique.txt:2: technique is none, reuse=BYTES_PER_FMA, outputs_per_thread=N, coalesced=SHARE or one_pass"},
+       "rubric-old-technique.txt:2: technique is none, or one or more of reuse=BYTES_PER_FMA, outputs_per_thread=N, "
+       "coalesced=SHARE, bank_conflicts=WAYS and one_pass"},
   };
   std::ofstream("build/test/rubric-old-technique.txt") << "[02_matmul_tiled]\ntechnique = shared_memory\n";
   // A main shape must be one of the lab's shapes.

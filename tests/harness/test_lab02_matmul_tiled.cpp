@@ -28,6 +28,19 @@ TEST_CASE("a missing __syncthreads is caught by one of two schedules" * doctest:
   lab_test::check_mutant_caught("no_second_sync_02", "02_matmul_tiled", matmul(65, 70, 40));
 }
 
+// make run checks once; when its check fails with every element written, it runs the launcher
+// again in the other thread order, and a result that changes is called a race, not an indexing
+// mistake (which "almost every element is wrong" would say of a missing second barrier).
+TEST_CASE("make run calls a missing barrier a race" * doctest::skip(lab_test::kNoSolutions)) {
+  REQUIRE((lab_test::have_solutions() && lab_test::testing_cpu_backend()));
+  const lab::RunResult r = lab::run_command({lab_test::corpus_program("cpu", "no_second_sync_02", "02_matmul_tiled"), "--m", "65",
+                                             "--n", "70", "--k", "40", "--no-time", "--no-edges"});
+  CAPTURE(r.output);
+  CHECK(r.exited(1));
+  CHECK(lab_test::contains(r.output, "the result changes when the kernel runs again on the same inputs"));
+  CHECK_FALSE(lab_test::contains(r.output, "check the indexing"));
+}
+
 TEST_CASE("skipping the partial last tile along K is caught" * doctest::skip(lab_test::kNoSolutions)) {
   lab_test::check_mutant_caught("off_by_one_tiles_02", "02_matmul_tiled", matmul(40, 40, 40), {""});
 }

@@ -404,8 +404,17 @@ cudaError_t cudaMemcpyFromSymbol(void* dst, const T& symbol, size_t count, size_
 
 // cpusim's own: how many copies between host and device memory (cudaMemcpy and its variants,
 // symbol copies) the program has made so far. The lab harness counts a launcher's with it.
+// A program built with --count-accesses also counts the updates of device memory its kernels
+// lost, as a GPU would have (src/lost_updates.cpp), and says where the last launch that lost
+// one lost its first ("" when none; valid until the next launch that loses one).
 namespace cpusim {
 unsigned long long host_device_copies();
+unsigned long long lost_updates();
+const char* last_lost_update();
+// From now on, runs each block's threads, and the blocks, in reverse order (CPUSIM_SCHEDULE=reverse):
+// a program that checks its result can run a kernel again in another order, and a result that
+// changes is a race. Call it between launches.
+void reverse_thread_order();
 }
 
 // ---- streams and events (every operation has finished when its call returns) ----
