@@ -8,6 +8,7 @@
 #include "grading/core/case_runs.h"
 #include "grading/core/checks.h"
 #include "grading/core/quoting.h"
+#include "grading/core/race_report.h"
 
 namespace grade {
 
@@ -98,7 +99,10 @@ bool run_sanitized(const Context& ctx, const LabRubric& lab, const std::string& 
     fail(c, "the " + tool + " build on " + lab.safety_shape.describe() + " " + r.describe() + ":", quote_output(r.output, 4));
     return false;
   } else if (contains(r.output, tool) || !r.exited(0)) {
-    fail(c, tool + " on " + lab.safety_shape.describe() + " found:", report_lines(r.output, lab.file(), markers));
+    // A race in plain words, at the student's lines; any other finding as the tool said it.
+    std::vector<std::string> races = races_in_plain_words(r.output, lab.file());
+    for (std::string& line : races) line = "  " + line;
+    fail(c, tool + " on " + lab.safety_shape.describe() + " found:", races.empty() ? report_lines(r.output, lab.file(), markers) : races);
   } else if (const CaseVerdict v = evaluate(ctx, cases, 0); !v.pass) {
     fail(c, "the " + tool + " build did not compute a correct result: " + v.describe(lab.safety_shape), {});
   }
