@@ -65,8 +65,9 @@ Reference time_solution(const Context& ctx, const LabRubric& lab, const Program&
 // Without a solution: the ceiling measured now, over the solution's recorded share of it.
 Reference target_from_ceiling(const Context& ctx, const LabRubric& lab, const Program& ceilings) {
   Reference ref;
-  const lab::Target* target = recorded_target(ctx, lab, &ref.why);
-  if (target == nullptr) return ref;
+  bool fallback = false;
+  const std::optional<lab::Target> target = target_for(ctx, lab, &fallback, &ref.why);
+  if (!target) return ref;
   const Ceiling ceiling = measure_ceiling(ctx, ceilings, lab.performance_shape);
   if (!ceiling.why.empty()) {
     ref.why = "the ceiling did not run here (" + ceiling.why + ")";
@@ -83,9 +84,14 @@ Reference target_from_ceiling(const Context& ctx, const LabRubric& lab, const Pr
   ref.bounds.copy_tbps = ceiling.copy_tbps;
   ref.ms = ceiling.ms / target->share;
   ref.whose = "the target's";
-  ref.basis.push_back("target: no solution here; " + ceiling.name + fmt(" took %.3f ms in this run, and on this GPU model the ", ceiling.ms) +
-                      fmt("solution reached %.1f%% of its speed", 100 * target->share) + " (" + ctx.targets_path + ", " +
-                      target->date + ", commit " + target->commit + fmt("): %.3f ms", ref.ms));
+  // A GPU model without a row of its own says so, and which GPU's share holds it.
+  const std::string rule =
+      fallback ? "; " + ctx.targets_path + " has no row for " + (ctx.device.empty() ? "this GPU" : ctx.device) +
+                     ", so the target is the least share of it that the solution reached on a measured GPU, " +
+                     fmt("%.1f%%", 100 * target->share) + " on " + target->gpu
+               : fmt(", and on this GPU model the solution reached %.1f%% of its speed", 100 * target->share);
+  ref.basis.push_back("target: no solution here; " + ceiling.name + fmt(" took %.3f ms in this run", ceiling.ms) + rule + " (" +
+                      ctx.targets_path + ", " + target->date + ", commit " + target->commit + fmt("): %.3f ms", ref.ms));
   return ref;
 }
 

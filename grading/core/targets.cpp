@@ -100,19 +100,24 @@ Ceiling measure_ceiling(const Context& ctx, const Program& ceilings, const lab::
   return c;
 }
 
-const lab::Target* recorded_target(const Context& ctx, const LabRubric& lab, std::string* why) {
+std::optional<lab::Target> target_for(const Context& ctx, const LabRubric& lab, bool* fallback, std::string* why) {
   const std::string shape = lab.performance_shape.text();
-  if (const lab::Target* t = lab::find_target(ctx.targets, ctx.device, lab.step.id, shape)) return t;
+  *fallback = false;
+  if (const lab::Target* t = lab::find_target(ctx.targets, ctx.device, lab.step.id, shape)) return *t;
+  const lab::Target* least = nullptr;
   std::string others;
   for (const lab::Target& t : ctx.targets) {
-    if (t.part == lab.step.id && !text::contains(others, t.gpu + " at " + t.shape)) {
-      others += (others.empty() ? "" : ", ") + t.gpu + " at " + t.shape;
-    }
+    if (t.part != lab.step.id) continue;
+    if (t.shape == shape && (least == nullptr || t.share < least->share)) least = &t;
+    if (!text::contains(others, t.gpu + " at " + t.shape)) others += (others.empty() ? "" : ", ") + t.gpu + " at " + t.shape;
   }
-  *why = ctx.targets_path + " has no target for " + lab.step.id + " at " + shape + " on " +
-         (ctx.device.empty() ? "this GPU" : ctx.device) + (others.empty() ? "" : " (it has: " + others + ")") +
-         "; make bench on this GPU, in a checkout with the solutions, records one";
-  return nullptr;
+  if (least != nullptr) {
+    *fallback = true;
+    return *least;
+  }
+  *why = ctx.targets_path + " has no target for " + lab.step.id + " at " + shape + " on any GPU" +
+         (others.empty() ? "" : " (it has: " + others + ")") + "; make bench on a GPU, in a checkout with the solutions, records one";
+  return std::nullopt;
 }
 
 std::string record_target(const Context& ctx, const LabRubric& lab, const Ceiling& ceiling, double solution_ms) {

@@ -6,6 +6,7 @@
 // and writes the share.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -32,9 +33,12 @@ struct Ceiling {
 // Runs the ceilings' program on SHAPE alone, as a solution's timed pass runs.
 Ceiling measure_ceiling(const Context& ctx, const Program& ceilings, const lab::Case& shape);
 
-// The recorded target of LAB's part at its performance shape on this run's GPU; nullptr with the
-// reason in *why when there is none.
-const lab::Target* recorded_target(const Context& ctx, const LabRubric& lab, std::string* why);
+// The target of LAB's part at its performance shape on this run's GPU, and the rule that chose it:
+// the one recorded for this GPU model; else, on a GPU model the file has no row for, the row of
+// the part and shape with the least share: a GPU the workbook was not measured on is held to what
+// the solution reached on every GPU it was (*FALLBACK set). Nothing, with the reason in *why, when
+// no GPU model has a row for the part and shape.
+std::optional<lab::Target> target_for(const Context& ctx, const LabRubric& lab, bool* fallback, std::string* why);
 
 // Writes the solution's share of the ceiling (CEILING's median over SOLUTION_MS) for LAB's part
 // on this run's GPU into the targets file, in place of an older one of the same part, shape and

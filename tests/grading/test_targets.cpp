@@ -153,13 +153,19 @@ TEST_CASE("make bench's record: a line per part on this GPU, in place of its old
 
   // What the grader then finds for each part on this GPU, and why not.
   std::string why;
-  CHECK(grade::recorded_target(ctx, rubric_part(rubric, "03_matmul_register.1d"), &why)->share == doctest::Approx(2.660 / 8.612).epsilon(1e-3));
-  CHECK(grade::recorded_target(ctx, rubric_part(rubric, "04_transpose"), &why) == nullptr);
-  CHECK(contains(why, "has no target for 04_transpose at 8192x4096 on NVIDIA H100 80GB HBM3; make bench on this GPU"));
+  bool fallback = true;
+  CHECK(grade::target_for(ctx, rubric_part(rubric, "03_matmul_register.1d"), &fallback, &why)->share ==
+        doctest::Approx(2.660 / 8.612).epsilon(1e-3));
+  CHECK_FALSE(fallback);
+  CHECK_FALSE(grade::target_for(ctx, rubric_part(rubric, "04_transpose"), &fallback, &why));
+  CHECK(contains(why, "has no target for 04_transpose at 8192x4096 on any GPU; make bench on a GPU"));
+  // A GPU model without a row: the least share of the part that a measured GPU's solution reached.
   ctx.device = "NVIDIA GeForce RTX 4090";
-  CHECK(grade::recorded_target(ctx, rubric_part(rubric, "01_matmul_naive"), &why) == nullptr);
-  CHECK(contains(why, "no target for 01_matmul_naive at 4096x4096x4096 on NVIDIA GeForce RTX 4090 (it has: "
-                      "NVIDIA A100-SXM4-80GB at 4096x4096x4096, NVIDIA H100 80GB HBM3 at 4096x4096x4096)"));
+  const std::optional<lab::Target> fell_back = grade::target_for(ctx, rubric_part(rubric, "01_matmul_naive"), &fallback, &why);
+  REQUIRE(fell_back);
+  CHECK(fallback);
+  CHECK(fell_back->gpu == kH100);  // 11.3%, below the A100's 20%
+  CHECK(fell_back->share == doctest::Approx(2.660 / 23.462).epsilon(1e-3));
   fs::remove(ctx.targets_path);
 }
 
