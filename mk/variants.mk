@@ -35,3 +35,7 @@ corpus_program = $(call lab_program,$(call corpus_lab,$(1)),$(CORPUS)/$(1),$(2))
 # Every made file: the corpus, and the variants where the solutions are.
 VARIANT_FILES := $(foreach n,$(corpus_NAMES),$(call variant_file,corpus,$(CORPUS_LIST),$(CORPUS),$(n))) \
   $(if $(SOLUTION_LABS),$(foreach n,$(variants_NAMES),$(call variant_file,variants,$(VARIANT_LIST),$(VARIANTS),$(n))))
+
+.PHONY: variant-files
+# Every made file at once (scripts/lesson-verdicts grades some of them).
+variant-files: $(VARIANT_FILES)
