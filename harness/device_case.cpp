@@ -8,14 +8,6 @@
 
 namespace lab {
 
-void Launcher::operator()(const Case& c, const std::vector<const float*>& in, float* out) const {
-  switch (c.op) {
-    case Op::kMatmul: matmul(in[0], in[1], out, int(c.M), int(c.N), int(c.K)); break;
-    case Op::kTranspose: transpose(in[0], out, int(c.rows), int(c.cols)); break;
-    case Op::kDot: dot(in[0], in[1], out, int(c.n)); break;
-  }
-}
-
 DeviceCase::DeviceCase(const Case& c, const std::vector<std::vector<float>>& inputs)
     : case_(c), output_(c.output_count(), c.guard_floats(), size_t(c.offset)) {
   for (const std::vector<float>& host : inputs) {

@@ -8,7 +8,7 @@
 
 #include "common/device_buffer.h"
 #include "common/fill.h"
-#include "harness/lab_main.h"
+#include "harness/launcher.h"
 #include "common/rep_check.h"
 
 namespace lab {

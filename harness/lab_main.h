@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "common/problems.h"
+#include "harness/launcher.h"
 
 namespace lab {
 
@@ -15,26 +15,6 @@ struct LabInfo {
   const char* id;    // "01"
   const char* name;  // "matmul_naive"
   Op op;
-};
-
-// The launcher under test, of the lab's kind (one of the three is set).
-struct Launcher {
-  using Matmul = void (*)(const float*, const float*, float*, int, int, int);
-  using Transpose = void (*)(const float*, float*, int, int);
-  using Dot = void (*)(const float*, const float*, float*, int);
-  Matmul matmul = nullptr;
-  Transpose transpose = nullptr;
-  Dot dot = nullptr;
-
-  Launcher() = default;
-  // The launcher's signature says its problem (harness/launchers.h).
-  explicit Launcher(Matmul f) : matmul(f) {}
-  explicit Launcher(Transpose f) : transpose(f) {}
-  explicit Launcher(Dot f) : dot(f) {}
-  Op op() const { return matmul != nullptr ? Op::kMatmul : transpose != nullptr ? Op::kTranspose : Op::kDot; }
-
-  // Calls it on device buffers: inputs in Case::input_names() order.
-  void operator()(const Case& c, const std::vector<const float*>& inputs, float* output) const;
 };
 
 // A step of a lab (labs.txt): its launcher, and its name, the suffix of the launcher's name

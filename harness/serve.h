@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "harness/lab_main.h"
+#include "harness/launcher.h"
 
 namespace lab {
 

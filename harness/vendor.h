@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "common/timing.h"
-#include "harness/lab_main.h"
+#include "harness/launcher.h"
 
 namespace lab {
 

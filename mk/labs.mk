@@ -65,7 +65,7 @@ HOST_SRCS := common/fill.cpp common/reference.cpp common/compare.cpp common/cli.
              common/subprocess.cpp common/descendants.cpp common/timing_stats.cpp common/labs.cpp common/problems.cpp common/protocol.cpp \
              common/rep_check.cpp common/targets.cpp
 RUNTIME_SRCS := common/device_info.cpp common/timing.cpp harness/device_case.cpp harness/serve.cpp \
-                harness/lab_main.cpp harness/host_copies.cpp harness/lost_updates.cpp harness/thread_order.cpp
+                harness/lab_main.cpp harness/launcher.cpp harness/host_copies.cpp harness/lost_updates.cpp harness/thread_order.cpp
 HOST_OBJS := $(HOST_SRCS:%.cpp=$(BUILD)/host/%.o)
 
 $(BUILD)/host/%.o: %.cpp
@@ -146,7 +146,8 @@ grading_objs = $(patsubst %.cpp,$(BUILD)/host/%.o,$(filter-out $(GRADING_MAINS),
 CORE_LIB := $(BUILD)/host/libgrading-core.a
 STUDENT_LIB := $(BUILD)/host/libgrading-student.a
 COURSE_LIB := $(BUILD)/host/libgrading-course.a
-$(CORE_LIB): $(call grading_objs,$(wildcard grading/core/*.cpp))
+# The grader reads the CPU backend's launch log with the backend's own reader.
+$(CORE_LIB): $(call grading_objs,$(wildcard grading/core/*.cpp)) $(BUILD)/host/cpusim/launch_log.o
 $(STUDENT_LIB): $(call grading_objs,$(wildcard grading/student/*.cpp))
 $(COURSE_LIB): $(call grading_objs,$(wildcard grading/course/*/*.cpp grading/course/*.cpp))
 $(CORE_LIB) $(STUDENT_LIB) $(COURSE_LIB):

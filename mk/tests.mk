@@ -41,8 +41,9 @@ $(BUILD)/test/%: tests/%.cpp $(BUILD)/test/doctest_main.o $(TEST_LIBS) $(HOST_OB
 	$(CXX) $(CXXFLAGS) $(TEST_DEFINES) -MMD -MP $< $(filter %.o %.a,$^) $(TEST_LDLIBS) -o $@
 # The bench's tests check its reports, which only the bench links.
 $(BUILD)/test/harness/test_bench: $(BENCH_HOST_OBJS)
-# The CPU backend's tests read its counts with make profile's code.
-$(CPUSIM_TEST_BINS): $(BUILD)/test/cpusim/%: cpusim/tests/%.cpp $(BUILD)/test/doctest_main.o $(STUDENT_LIB) $(CORE_LIB) $(HOST_OBJS) | deps
+# The CPU backend's tests stand alone: its own launch-log reader, and common/'s runner of programs.
+$(CPUSIM_TEST_BINS): $(BUILD)/test/cpusim/%: cpusim/tests/%.cpp $(BUILD)/test/doctest_main.o $(BUILD)/host/cpusim/launch_log.o \
+    $(HOST_OBJS) | deps
 	@mkdir -p $(@D)
 	$(CXX) $(CXXFLAGS) -MMD -MP $< $(filter %.o %.a,$^) -o $@
 

@@ -14,8 +14,7 @@
 
 #include "common/subprocess.h"
 #include "common/text.h"
-#include "grading/core/kernel_counts.h"
-#include "grading/student/profile_report.h"
+#include "cpusim/launch_log.h"
 #include "cpusim/tests/source_line.h"
 
 namespace {
@@ -365,56 +364,61 @@ TEST_SUITE("cpusim") {
     const std::string log = temp_dir() + "/counts.log";
     const lab::RunResult r = run("access_patterns.count", {}, {"CPUSIM_LAUNCH_LOG=" + log});
     CHECK_RUN(r, r.exited(0));
-    grade::RunCounts counts = grade::read_launch_log(log);
+    const std::vector<cpusim::log::Launch> launches = cpusim::log::read_launch_log(log);
+    // A kernel's launch, and its instructions' counts of one space and kind, summed.
     auto kernel = [&](const std::string& name) {
-      for (const grade::KernelCounts& k : counts.kernels)
-        if (k.name == name) return k;
+      for (const cpusim::log::Launch& l : launches)
+        if (l.text("kernel") == name) return l;
       FAIL_CHECK("no launch of " << name);
-      return grade::KernelCounts{};
-    };
-    // requests, sectors, the fewest sectors that hold the bytes, 128-byte lines, distinct bytes
-    auto global = [](const grade::Accesses& a) {
-      return std::vector<double>{a.requests, a.sectors, a.ideal_sectors, a.lines, a.bytes};
+      return cpusim::log::Launch{};
     };
     using v = std::vector<double>;
-    CHECK(global(kernel("stride1_kernel").global_load) == v{1, 4, 4, 1, 128});
-    CHECK(global(kernel("stride1_kernel").global_store) == v{1, 4, 4, 1, 128});
-    CHECK(global(kernel("stride32_kernel").global_load) == v{1, 32, 4, 32, 128});
-    CHECK(global(kernel("broadcast_kernel").global_load) == v{1, 1, 1, 1, 4});
-    CHECK(global(kernel("float4_kernel").global_load) == v{1, 16, 16, 4, 512});
-    CHECK(global(kernel("float4_kernel").global_store) == v{1, 16, 16, 4, 512});
+    auto summed = [](const cpusim::log::Launch& l, const std::string& space, const std::string& kind,
+                     const std::vector<std::string>& fields) {
+      v total(fields.size());
+      for (const cpusim::log::Instruction& i : l.instructions)
+        if (i.text("space") == space && i.text("kind") == kind)
+          for (size_t f = 0; f < fields.size(); ++f) total[f] += i.number(fields[f]);
+      return total;
+    };
+    // requests, sectors, the fewest sectors that hold the bytes, 128-byte lines, distinct bytes
+    auto global = [&](const std::string& name, const std::string& kind) {
+      return summed(kernel(name), "global", kind, {"requests", "sectors", "ideal_sectors", "lines", "bytes"});
+    };
+    CHECK(global("stride1_kernel", "load") == v{1, 4, 4, 1, 128});
+    CHECK(global("stride1_kernel", "store") == v{1, 4, 4, 1, 128});
+    CHECK(global("stride32_kernel", "load") == v{1, 32, 4, 32, 128});
+    CHECK(global("broadcast_kernel", "load") == v{1, 1, 1, 1, 4});
+    CHECK(global("float4_kernel", "load") == v{1, 16, 16, 4, 512});
+    CHECK(global("float4_kernel", "store") == v{1, 16, 16, 4, 512});
     // A warp of 32 lanes and one of 16: 4 sectors and 2.
-    CHECK(global(kernel("partial_warp_kernel").global_load) == v{2, 6, 6, 2, 192});
+    CHECK(global("partial_warp_kernel", "load") == v{2, 6, 6, 2, 192});
     // Sixteen lanes' atomics on one address: one request; its own load and store are not counted.
-    CHECK(kernel("atomic_kernel").atomic_threads == 16);
-    CHECK(global(kernel("atomic_kernel").global_load) == v{1, 2, 2, 1, 64});
-    CHECK(kernel("atomic_kernel").global_store.requests == 0);
+    CHECK(kernel("atomic_kernel").number("atomic_threads") == 16);
+    CHECK(global("atomic_kernel", "load") == v{1, 2, 2, 1, 64});
+    CHECK(kernel("atomic_kernel").number("global_store_requests") == 0);
     // The distinct sectors touched, the DRAM estimate: 128 bytes read, 128 written.
-    CHECK(kernel("stride1_kernel").dram_bytes == 256);
+    CHECK(kernel("stride1_kernel").number("touched_bytes") == 256);
 
     // requests, wavefronts, the conflict-free ideal
-    auto shared = [](const grade::Accesses& a) { return std::vector<double>{a.requests, a.wavefronts, a.ideal_wavefronts}; };
-    CHECK(shared(kernel("shared_stride_kernel<1>").shared_load) == v{1, 1, 1});
-    CHECK(shared(kernel("shared_stride_kernel<2>").shared_load) == v{1, 2, 1});    // 2-way conflict
-    CHECK(shared(kernel("shared_stride_kernel<32>").shared_load) == v{1, 32, 1});  // 32-way conflict
-    CHECK(shared(kernel("shared_stride_kernel<0>").shared_load) == v{1, 1, 1});    // a broadcast
-    CHECK(shared(kernel("shared_stride_kernel<33>").shared_load) == v{1, 1, 1});   // a column of a padded tile
-    CHECK(shared(kernel("shared_stride_kernel<33>").shared_store) == v{33, 33, 33});
-    CHECK(shared(kernel("shared_float4_kernel<false>").shared_load) == v{1, 4, 4});  // half a warp at a time
-    CHECK(shared(kernel("shared_float4_kernel<true>").shared_load) == v{1, 2, 2});   // one float4 for all
-
-    // Each finding names its line: the column read of stride32_kernel, the conflicts of <2> and <32>.
-    const std::string source = "cpusim/tests/suite/access_patterns.cu";
-    grade::ProfileContext ctx;
-    CHECK(grade::locate_sites(&counts, std::filesystem::current_path().string()) == "");
-    std::string findings;
-    for (const grade::Finding& f : grade::profile_findings(counts, ctx)) findings += f.where + ": " + f.text + "\n";
-    CAPTURE(findings);
-    CHECK(contains(findings, line_of(source, "in[32 * threadIdx.x]") + ": each warp's load touches 32.0 sectors of 32 bytes where 4.0"));
-    CHECK(contains(findings, line_of(source, "tile[STRIDE * threadIdx.x]") + ": each warp's shared load takes 32.0 wavefronts where 1.0 would do, a 32-way"));
-    CHECK(contains(findings, line_of(source, "tile[STRIDE * threadIdx.x]") + ": each warp's shared load takes 2.0 wavefronts where 1.0 would do, a 2-way"));
-    CHECK(text::count_of(findings, "bank conflict:") == 2);  // not the broadcast, nor the padded column
-    CHECK(text::count_of(findings, "sectors of 32 bytes where") == 1);
+    auto shared = [&](const std::string& name, const std::string& kind) {
+      return summed(kernel(name), "shared", kind, {"requests", "wavefronts", "ideal_wavefronts"});
+    };
+    CHECK(shared("shared_stride_kernel<1>", "load") == v{1, 1, 1});
+    CHECK(shared("shared_stride_kernel<2>", "load") == v{1, 2, 1});    // 2-way conflict
+    CHECK(shared("shared_stride_kernel<32>", "load") == v{1, 32, 1});  // 32-way conflict
+    CHECK(shared("shared_stride_kernel<0>", "load") == v{1, 1, 1});    // a broadcast
+    CHECK(shared("shared_stride_kernel<33>", "load") == v{1, 1, 1});   // a column of a padded tile
+    CHECK(shared("shared_stride_kernel<33>", "store") == v{33, 33, 33});
+    CHECK(shared("shared_float4_kernel<false>", "load") == v{1, 4, 4});  // half a warp at a time
+    CHECK(shared("shared_float4_kernel<true>", "load") == v{1, 2, 2});   // one float4 for all
+    // Each instruction names where its code is, for addr2line (make profile maps them to lines:
+    // tests/grading/test_profile_report.cpp).
+    for (const cpusim::log::Launch& l : launches)
+      for (const cpusim::log::Instruction& i : l.instructions) {
+        CHECK(i.text("offset").rfind("0x", 0) == 0);
+        CHECK(contains(i.text("object"), "access_patterns.count"));
+      }
     std::remove(log.c_str());
   }
 

@@ -8,6 +8,7 @@
 
 #include "common/subprocess.h"
 #include "common/text.h"
+#include "cpusim/launch_log.h"
 
 namespace grade {
 
@@ -72,53 +73,33 @@ KernelCounts& kernel_named(RunCounts& run, const std::string& name) {
 
 void add_to(std::optional<double>& total, double v) { total = total.value_or(0) + v; }
 
-// ---- the CPU backend's launch log ----
+// ---- the CPU backend's launch log (read by cpusim's own reader) ----
 
-using Fields = std::map<std::string, std::string>;
-
-// "key=value" words; from " object=" on, the rest of the line is the object's path.
-Fields words_of(const std::string& line) {
-  Fields f;
-  const size_t object = line.find(" object=");
-  std::istringstream words(line.substr(0, object));
-  for (std::string w; words >> w;) {
-    const size_t eq = w.find('=');
-    if (eq != std::string::npos) f[w.substr(0, eq)] = w.substr(eq + 1);
-  }
-  if (object != std::string::npos) f["object"] = line.substr(object + 8);
-  return f;
-}
-
-double number(const Fields& f, const std::string& key) {
-  auto it = f.find(key);
-  return it == f.end() ? 0 : std::atof(it->second.c_str());
-}
-
-Accesses launch_fields(const Fields& f, const std::string& prefix) {
+Accesses launch_fields(const cpusim::log::Words& f, const std::string& prefix) {
   Accesses a;
-  a.requests = number(f, prefix + "_requests");
-  a.sectors = number(f, prefix + "_sectors");
-  a.bytes = number(f, prefix + "_bytes");
-  a.lines = number(f, prefix + "_lines");
-  a.wavefronts = number(f, prefix + "_wavefronts");
-  a.ideal_wavefronts = number(f, prefix + "_ideal_wavefronts");
+  a.requests = f.number(prefix + "_requests");
+  a.sectors = f.number(prefix + "_sectors");
+  a.bytes = f.number(prefix + "_bytes");
+  a.lines = f.number(prefix + "_lines");
+  a.wavefronts = f.number(prefix + "_wavefronts");
+  a.ideal_wavefronts = f.number(prefix + "_ideal_wavefronts");
   return a;
 }
 
-void add_site(KernelCounts& k, const Fields& f) {
+void add_site(KernelCounts& k, const cpusim::log::Instruction& f) {
   SiteCounts s;
-  s.space = f.count("space") ? f.at("space") : "";
-  s.kind = f.count("kind") ? f.at("kind") : "";
-  s.width = int(number(f, "width"));
-  s.traffic.requests = number(f, "requests");
-  s.traffic.bytes = number(f, "bytes");
-  s.traffic.sectors = number(f, "sectors");
-  s.traffic.ideal_sectors = number(f, "ideal_sectors");
-  s.traffic.lines = number(f, "lines");
-  s.traffic.wavefronts = number(f, "wavefronts");
-  s.traffic.ideal_wavefronts = number(f, "ideal_wavefronts");
-  s.object = f.count("object") ? f.at("object") : "";
-  s.offset = f.count("offset") ? f.at("offset") : "";
+  s.space = f.text("space");
+  s.kind = f.text("kind");
+  s.width = int(f.number("width"));
+  s.traffic.requests = f.number("requests");
+  s.traffic.bytes = f.number("bytes");
+  s.traffic.sectors = f.number("sectors");
+  s.traffic.ideal_sectors = f.number("ideal_sectors");
+  s.traffic.lines = f.number("lines");
+  s.traffic.wavefronts = f.number("wavefronts");
+  s.traffic.ideal_wavefronts = f.number("ideal_wavefronts");
+  s.object = f.text("object");
+  s.offset = f.text("offset");
   if (s.space == "global" && s.kind == "load") k.global_load.ideal_sectors += s.traffic.ideal_sectors;
   if (s.space == "global" && s.kind == "store") k.global_store.ideal_sectors += s.traffic.ideal_sectors;
   for (SiteCounts& seen : k.sites) {
@@ -208,37 +189,28 @@ std::string kernel_base_name(const std::string& name) {
 RunCounts read_launch_log(const std::string& path) {
   RunCounts run;
   run.backend = "cpu";
-  std::ifstream in(path);
-  KernelCounts* last = nullptr;  // the kernel of the last launch that ran: its lines per instruction follow
-  for (std::string line; std::getline(in, line);) {
-    const Fields f = words_of(line);
-    if (line.rfind("access ", 0) == 0) {
-      if (last != nullptr) add_site(*last, f);
-      continue;
-    }
-    if (!f.count("kernel")) continue;
-    if (f.at("kernel").empty() || !f.count("status") || f.at("status") != "cudaSuccess") {
+  for (const cpusim::log::Launch& f : cpusim::log::read_launch_log(path)) {
+    if (!f.ran()) {
       ++run.failed_launches;  // a launch that failed ran nothing
-      last = nullptr;
       continue;
     }
-    KernelCounts& k = kernel_named(run, f.at("kernel"));
+    KernelCounts& k = kernel_named(run, f.text("kernel"));
     if (k.launches++ == 0) {
-      k.grid = f.count("grid") ? f.at("grid") : "";
-      k.block = f.count("block") ? f.at("block") : "";
+      k.grid = f.text("grid");
+      k.block = f.text("block");
       k.block_threads = product(k.block);
-      k.shared_bytes = number(f, "static_smem") + number(f, "dynamic_smem");
+      k.shared_bytes = f.number("static_smem") + f.number("dynamic_smem");
     }
-    k.threads += product(f.count("grid") ? f.at("grid") : "") * product(f.count("block") ? f.at("block") : "");
+    k.threads += product(f.text("grid")) * product(f.text("block"));
     k.global_load.add(launch_fields(f, "global_load"));
     k.global_store.add(launch_fields(f, "global_store"));
     k.shared_load.add(launch_fields(f, "shared_load"));
     k.shared_store.add(launch_fields(f, "shared_store"));
-    k.atomic_requests += number(f, "global_atomic_requests");
-    k.atomic_threads += number(f, "atomic_threads");
-    if (f.count("touched_bytes")) add_to(k.dram_bytes, number(f, "touched_bytes"));
-    k.has_lines = k.has_lines || f.count("global_load_lines");
-    last = &k;
+    k.atomic_requests += f.number("global_atomic_requests");
+    k.atomic_threads += f.number("atomic_threads");
+    if (f.values.count("touched_bytes")) add_to(k.dram_bytes, f.number("touched_bytes"));
+    k.has_lines = k.has_lines || f.values.count("global_load_lines");
+    for (const cpusim::log::Instruction& i : f.instructions) add_site(k, i);
   }
   return run;
 }

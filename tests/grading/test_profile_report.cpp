@@ -1,6 +1,7 @@
 // make profile's report from Nsight Compute's CSV (grading/core/kernel_counts.h, profile_report.h),
 // its roofline estimate, and build/host/profile --compare, which scripts/validate-profile runs.
-// The CPU backend's side, on real kernels, is in cpusim/tests/test_cpusim.cpp. The CSV is written
+// The CPU backend's counts, on real kernels, are checked in cpusim/tests/test_cpusim.cpp; the findings
+// made of them, at the end of this file. The CSV is written
 // here in the layout of `ncu --csv --print-units base` (the columns test_technique.cpp uses too),
 // with the unpadded transpose's counts that Nsight Compute printed on the H100
 // (docs/results/lab04-banks-h100.log; the SASS wavefront counts, exact where the L1's vary by a
@@ -11,13 +12,16 @@
 #include <doctest/doctest.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <string>
 
 #include "common/subprocess.h"
 #include "common/text.h"
+#include "cpusim/tests/source_line.h"
 #include "grading/core/kernel_counts.h"
 #include "grading/student/profile_report.h"
+#include "tests/lab_programs.h"
 
 namespace {
 
@@ -178,4 +182,34 @@ TEST_CASE("profile --compare: the model's figures against ncu's, each within 10%
   r = lab::run_command({"build/host/profile", "--compare", "--cpu", "build/test/no-such.log", "--gpu", ncu});
   CHECK_MESSAGE(r.exited(2), r.output);
   for (const std::string& p : {ncu, model, wrong}) std::remove(p.c_str());
+}
+
+// The CPU backend's side, on its hand-counted patterns (cpusim/tests/suite/access_patterns.cu, built
+// by make cpusim-suite): make profile's findings each name the source line of the access.
+TEST_CASE("findings from the CPU backend's counts name their source lines" * doctest::skip(!lab_test::testing_cpu_backend())) {
+  const std::string program = "build/cpu/cpusim-suite/access_patterns.count";
+  REQUIRE_MESSAGE(std::ifstream(program).good(), program << " is not built (make cpusim-suite)");
+  const std::string log = "build/test/profile-access-patterns.log";
+  std::remove(log.c_str());
+  lab::RunOptions options;
+  options.env = {"CPUSIM_LAUNCH_LOG=" + log};
+  const lab::RunResult r = lab::run_command({program}, options);
+  REQUIRE_MESSAGE(r.exited(0), r.output);
+  grade::RunCounts counts = grade::read_launch_log(log);
+  CHECK(grade::locate_sites(&counts, std::filesystem::current_path().string()) == "");
+  grade::ProfileContext ctx;
+  std::string findings;
+  for (const grade::Finding& f : grade::profile_findings(counts, ctx)) findings += f.where + ": " + f.text + "\n";
+  CAPTURE(findings);
+  // The column read of stride32_kernel, the conflicts of <2> and <32>.
+  const std::string source = "cpusim/tests/suite/access_patterns.cu";
+  CHECK(contains(findings, cpusim_test::line_of(source, "in[32 * threadIdx.x]") +
+                               ": each warp's load touches 32.0 sectors of 32 bytes where 4.0"));
+  CHECK(contains(findings, cpusim_test::line_of(source, "tile[STRIDE * threadIdx.x]") +
+                               ": each warp's shared load takes 32.0 wavefronts where 1.0 would do, a 32-way"));
+  CHECK(contains(findings, cpusim_test::line_of(source, "tile[STRIDE * threadIdx.x]") +
+                               ": each warp's shared load takes 2.0 wavefronts where 1.0 would do, a 2-way"));
+  CHECK(text::count_of(findings, "bank conflict:") == 2);  // not the broadcast, nor the padded column
+  CHECK(text::count_of(findings, "sectors of 32 bytes where") == 1);
+  std::remove(log.c_str());
 }
