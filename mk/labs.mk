@@ -140,8 +140,8 @@ $(BUILD)/gpu/bin/bench: $(BUILD)/gpu/obj/harness/bench.o $(BUILD)/gpu/obj/harnes
 # make gradescope) and student/ (make status, make profile). Each folder is a library, an
 # archive of its objects but the mains; a program links its main and the archives it may use,
 # and the linker takes from them what the program calls: no list of objects is kept by hand.
-GRADING_MAINS := grading/core/grade.cpp grading/course/grade_class.cpp grading/course/gradescope/autograder.cpp \
-  grading/student/status.cpp grading/student/profile.cpp
+GRADING_MAINS := grading/core/grade.cpp grading/core/fence.cpp grading/course/grade_class.cpp \
+  grading/course/gradescope/autograder.cpp grading/student/status.cpp grading/student/profile.cpp
 grading_objs = $(patsubst %.cpp,$(BUILD)/host/%.o,$(filter-out $(GRADING_MAINS),$(1)))
 CORE_LIB := $(BUILD)/host/libgrading-core.a
 STUDENT_LIB := $(BUILD)/host/libgrading-student.a
@@ -155,7 +155,11 @@ $(CORE_LIB) $(STUDENT_LIB) $(COURSE_LIB):
 	ar rcs $@ $^
 
 GRADER := $(BUILD)/host/grade
-$(GRADER): $(BUILD)/host/grading/core/grade.o $(CORE_LIB) $(HOST_OBJS)
+# The mounts of a student process's fences (grading/core/fence.cpp), beside the grader.
+FENCE := $(BUILD)/host/fence
+$(GRADER): $(BUILD)/host/grading/core/grade.o $(CORE_LIB) $(HOST_OBJS) | $(FENCE)
+	$(CXX) $(CXXFLAGS) $(filter-out $(FENCE),$^) -o $@
+$(FENCE): $(BUILD)/host/grading/core/fence.o
 	$(CXX) $(CXXFLAGS) $^ -o $@
 
 # make status: reads the history the grader writes, with the grader's own code for it.

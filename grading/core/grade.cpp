@@ -82,7 +82,8 @@ std::string gpu_name() {
   return r.output.substr(0, r.output.find('\n'));
 }
 
-// The grader's own files, fingerprinted before any student code runs: its program, the rubric,
+// The grader's own files, fingerprinted before any student code runs: its program and the fence
+// beside it (sandbox.h), the rubric,
 // the table of labs and every makefile the builds read. Where namespaces are missing (Sandbox), a
 // student program could replace them for the next run: checked at the end.
 // The grader is named by its path from the checkout when it lies inside it (build/host/grade), so
@@ -90,8 +91,9 @@ std::string gpu_name() {
 std::vector<std::pair<std::string, std::string>> trusted_files(const std::string& rubric_path) {
   const std::filesystem::path grader = std::filesystem::read_symlink("/proc/self/exe");
   const std::string from_here = std::filesystem::proximate(grader).string();
-  std::vector<std::string> paths = {from_here.rfind("..", 0) == 0 ? grader.string() : from_here, rubric_path, "labs.txt",
-                                    "Makefile", "cpusim/cpusim.mk", "scripts/list-rules"};
+  const std::string beside = from_here.rfind("..", 0) == 0 ? grader.string() : from_here;
+  std::vector<std::string> paths = {beside, std::filesystem::path(beside).replace_filename("fence").string(), rubric_path,
+                                    "labs.txt", "Makefile", "cpusim/cpusim.mk", "scripts/list-rules"};
   std::error_code ec;
   std::vector<std::string> makefiles;  // sorted: a copy of the checkout may list its folder in another order
   for (const auto& entry : std::filesystem::directory_iterator("mk", ec)) makefiles.push_back(entry.path().string());

@@ -110,26 +110,20 @@ std::vector<std::string> fenced(const Sandbox& s, const std::vector<std::string>
   drop.insert(drop.end(), {"--bounding-set=-all", "--inh-caps=-all", "--no-new-privs", "--"});
   if (s.namespaces) {
     // A mount and network namespace of its own (and a user namespace, for a user who is not
-    // root): the checkout and the build folder bound onto themselves read-only, the writable
-    // folders bound again writable, and what student code must not see under an empty folder.
+    // root), in which build/host/fence (grading/core/fence.cpp) binds the checkout and the build
+    // folder onto themselves read-only, the writable folders again writable, and puts what
+    // student code must not see under an empty folder. It enters the working folder again once
+    // the mounts are made: a folder the process is in stays the one beneath them (a compiler in
+    // the checkout would read solutions/ by its relative path). A folder to hide that is gone by
+    // then needs no hiding: labs graded at once remove their runs' folders while another run
+    // starts.
     command.insert(command.end(), {"unshare", "--net", "--mount"});
     if (!s.as_student) command.insert(command.end(), {"--user", "--map-root-user"});
-    // The working folder is entered again once the mounts are made: a folder the process is in
-    // stays the one beneath them (a compiler in the checkout would read solutions/ by its
-    // relative path). A folder to hide that is gone by then needs no hiding: labs graded at once
-    // remove their runs' folders while another run starts.
-    command.insert(command.end(), {"--", "sh", "-c",
-                                   "here=$(pwd -P) && "
-                                   "for d in \"$1\" \"$2\"; do mount --bind \"$d\" \"$d\" && mount -o remount,bind,ro \"$d\" || exit 126; done; "
-                                   "shift 2; n=$1; shift; while [ \"$n\" -gt 0 ]; do mount --bind \"$1\" \"$1\" && "
-                                   "mount -o remount,bind,rw \"$1\" || exit 126; shift; n=$((n - 1)); done; "
-                                   "n=$1; shift; while [ \"$n\" -gt 0 ]; do [ ! -e \"$1\" ] || "
-                                   "mount -t tmpfs -o size=4k,mode=0555 hidden \"$1\" || [ ! -e \"$1\" ] || exit 126; shift; n=$((n - 1)); done; "
-                                   "cd \"$here\" || exit 126; echo \"$0\"; exec \"$@\"",
-                                   kFencesUp, s.checkout, s.build_dir, std::to_string(writable.size())});
+    command.insert(command.end(), {"--", s.fence, kFencesUp, s.checkout, s.build_dir, std::to_string(writable.size())});
     command.insert(command.end(), writable.begin(), writable.end());
     command.push_back(std::to_string(hidden.size()));
     command.insert(command.end(), hidden.begin(), hidden.end());
+    command.push_back("--");
   }
   if (s.namespaces || s.as_student) command.insert(command.end(), drop.begin(), drop.end());
   command.insert(command.end(), argv.begin(), argv.end());
@@ -182,6 +176,7 @@ Sandbox probe_sandbox(const std::string& checkout, const std::string& build_dir,
   s.checkout = checkout;
   s.build_dir = build_dir;
   s.work_dir = work_dir;
+  s.fence = fence_program(checkout);
   s.limits = lab::run_command({"prlimit", "--nofile=64", "--", "true"}).exited(0);
   const bool root = geteuid() == 0;
   s.as_student = root && strict;
@@ -197,6 +192,13 @@ Sandbox probe_sandbox(const std::string& checkout, const std::string& build_dir,
                       checkout + " and " + build_dir + ": grade from a checkout every user may read, or as a user other than root");
   }
   return s;
+}
+
+std::string fence_program(const std::string& checkout) {
+  std::error_code ec;
+  const fs::path beside = fs::read_symlink("/proc/self/exe", ec).parent_path() / "fence";
+  if (!ec && fs::exists(beside, ec)) return beside.string();
+  return checkout + "/build/host/fence";
 }
 
 std::string sanitizer_memory_option() { return "hard_rss_limit_mb=" + std::to_string(kMemoryLimitMiB); }

@@ -34,6 +34,7 @@ struct Sandbox {
   bool limits = false;      // prlimit is installed
   bool namespaces = false;  // unshare works here: no network, the checkout and builds read-only
   std::string checkout, build_dir;  // absolute; student processes change neither
+  std::string fence;                // the program that makes the mounts (fence_program)
   std::string work_dir;             // the run's scratch folder, where each run has folders of its own
   // The grader is root: student processes run as STUDENT's uid, one no other grading running on
   // this machine uses; held while any copy of this Sandbox lives.
@@ -86,5 +87,9 @@ Sandbox probe_sandbox(const std::string& checkout, const std::string& build_dir,
 
 // The memory limit of a sanitizer's build, for its *SAN_OPTIONS: "hard_rss_limit_mb=8192".
 std::string sanitizer_memory_option();
+
+// build/host/fence, which makes a student process's mounts in its namespace: the one beside the
+// running program, else the checkout's.
+std::string fence_program(const std::string& checkout);
 
 }  // namespace grade

@@ -75,6 +75,7 @@ void run_doc_commands(Pick pick) {
     const bool works = r.exited(0) || (builds_student_labs(command) && ends_in_a_verdict(r.output));
     INFO(c.where, ": ", command, "\n", r.output.size() > 3000 ? r.output.substr(r.output.size() - 3000) : r.output);
     CHECK_MESSAGE(works, c.where, ": `", command, "` does not work");
+    MESSAGE(c.where, ": `", command, "` ", r.seconds, " s");  // where the test's time goes
   }
   MESSAGE(ran, " commands of the documents ran");
   CHECK(ran > 0);
