@@ -37,5 +37,5 @@ VARIANT_FILES := $(foreach n,$(corpus_NAMES),$(call variant_file,corpus,$(CORPUS
   $(if $(SOLUTION_LABS),$(foreach n,$(variants_NAMES),$(call variant_file,variants,$(VARIANT_LIST),$(VARIANTS),$(n))))
 
 .PHONY: variant-files
-# Every made file at once (scripts/lesson-verdicts grades some of them).
+## make every variant and corpus entry at once (scripts/lesson-verdicts grades some of them)
 variant-files: $(VARIANT_FILES)

@@ -275,7 +275,7 @@ TEST_CASE("a correct lab file uploaded alone gets full marks, in Gradescope's fo
   check_format(r, 8);
   CHECK(r["score"] == 8);
   CHECK(r["tests"].size() == 5);
-  CHECK(test_named(r, "lab 01 matmul_naive: correctness")["score"] == 5);
+  CHECK(test_named(r, "lab 01 matmul_naive: correctness")["score"] == 4);
   CHECK(test_named(r, "lab 01 matmul_naive: performance")["max_score"] == 0);  // waived without a GPU
   const std::string output = r["output"];
   CHECK(contains(output, "matmul_naive.cu graded as 01_matmul_naive/matmul_naive.cu"));
