@@ -75,13 +75,15 @@ run:
 
 # The program is built in the flavor that measures: the plain GPU build under Nsight Compute,
 # the CPU backend's counting build (cpu-count) without a GPU; both give one report
-# (scripts/profile-lab, build/host/profile).
-## where a lab's kernels spend their memory traffic, per kernel and source line: Nsight Compute on a GPU, the CPU backend's model without (LAB=02, STEP=1, ARGS=)
+# (scripts/profile-lab, build/host/profile). GPU=H200: on the CPU backend, the estimates for
+# an H200 rather than an H100; on a GPU they are for the GPU it runs on.
+## where a lab's kernels spend their memory traffic, per kernel and source line: Nsight Compute on a GPU, the CPU backend's model without (LAB=02, STEP=1, ARGS=, GPU=H200)
 profile:
 	@$(call require_plain_src,profile)
 	@[ -n "$(LAB)" ] && [ -n "$(call lab_name,$(LAB))" ] || { echo "make profile: say which lab, e.g. make profile LAB=02 (labs: $(LABS))" >&2; exit 2; }
 	@$(make_src_files) $(MAKE) --no-print-directory -s $(call lab_program,$(call lab_name,$(LAB)),$(SRC),$(PROFILE_FLAVOR)) $(PROFILE)
-	@$(call for_each_step,$(call lab_name,$(LAB)),scripts/profile-lab "$(BACKEND)" $(PROFILE) "$(call lab_program,$(call lab_name,$(LAB)),$(SRC),$(PROFILE_FLAVOR))" $(ARGS))
+	@$(call for_each_step,$(call lab_name,$(LAB)),PROFILE_GPU="$(GPU)" scripts/profile-lab "$(BACKEND)" $(PROFILE) \
+	  "$(call lab_program,$(call lab_name,$(LAB)),$(SRC),$(PROFILE_FLAVOR))" $(ARGS))
 PROFILE_FLAVOR = $(if $(filter gpu,$(BACKEND)),gpu,cpu-count)
 
 # The grader's quick pass: the same build, correctness and safety checks and hints as make grade,

@@ -129,7 +129,8 @@ struct Result {
   double rate = 0;
 };
 
-void write_result(const std::string& path, const LabInfo& info, const Case& c, const Result& r) {
+// And, on a GPU, the GPU: what make profile's estimate is for (grading/student/reference_gpu.h).
+void write_result(const std::string& path, const LabInfo& info, const Case& c, const Result& r, const DeviceInfo& device) {
   if (path.empty()) return;
   int64_t dims[3];
   c.dims(dims);
@@ -137,7 +138,11 @@ void write_result(const std::string& path, const LabInfo& info, const Case& c, c
   out << "lab " << info.id << "\nname " << info.name << "\nop " << op_name(c.op) << "\ndims " << dims[0] << " "
       << dims[1] << " " << dims[2] << "\ncheck " << r.check << "\nmedian_ms " << r.timing.median
       << "\nmin_ms " << r.timing.min << "\nmax_ms " << r.timing.max << "\nruns " << r.timing.ms.size()
-      << "\nrate " << r.rate << "\nunit " << c.rate_unit() << "\n";
+      << "\nrate " << r.rate << "\nunit " << c.rate_unit() << "\ndevice " << device.name << "\n";
+  if (!device.cpu_backend) {
+    out << "sm_count " << device.sm_count << "\nl2_bytes " << device.l2_bytes << "\npeak_tflops " << fp32_peak_tflops()
+        << "\ncopy_tbps " << copy_tbps() << "\n";
+  }
 }
 
 size_t host_memory_bytes() { return size_t(sysconf(_SC_PHYS_PAGES)) * size_t(sysconf(_SC_PAGESIZE)); }
@@ -341,7 +346,7 @@ int lab_main(const LabInfo& lab, const std::vector<Step>& steps, int argc, char*
   Case checked = c;
   int code = o.no_edges ? kExitPass : check_edges(launcher, info.op, o, device, &result, &checked);
   if (code == kExitPass) code = run_case(launcher, o, device, c, Stage{"check", ""}, &result);
-  write_result(o.result_file, info, checked, result);
+  write_result(o.result_file, info, checked, result, device);
   return code;
 }
 

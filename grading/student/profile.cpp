@@ -36,8 +36,13 @@ namespace {
 bool readable(const std::string& path) { return std::ifstream(path).good(); }
 
 // "lab 04 (transpose), rows=256 cols=300", and the problem's FLOPs, from the result file.
+// The problem the lab program ran, and on a GPU the GPU it ran on, from its --result file.
 void describe_problem(const std::string& result_file, grade::ProfileContext* ctx) {
   const lab::ResultFields f = lab::read_result_file(result_file);
+  if (f.count("device") && f.count("peak_tflops") && f.count("copy_tbps") && f.count("sm_count") && f.count("l2_bytes")) {
+    ctx->gpu = grade::measured_gpu(f.at("device"), std::stod(f.at("peak_tflops")) * 1e12, std::stod(f.at("copy_tbps")) * 1e12,
+                                   std::stoi(f.at("sm_count")), std::stod(f.at("l2_bytes")));
+  }
   ctx->title = f.count("lab") ? "lab " + f.at("lab") + (f.count("name") ? " (" + f.at("name") + ")" : "") : "a program";
   int64_t dims[3] = {0, 0, 0};
   lab::Case c;
@@ -141,7 +146,7 @@ int compare(const std::string& cpu_log, const std::string& gpu_csv, const std::s
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string backend, counts, result, cpu_log, gpu_csv, label;
+  std::string backend, counts, result, cpu_log, gpu_csv, label, gpu_model = "H100";
   bool compare_mode = false, print_metrics = false;
   lab::Cli cli(argv[0], "make profile's report from a run's counts, or (--compare) the CPU backend's model against Nsight Compute.");
   cli.add_string("backend", &backend, "cpu (a count-flavor program's launch log) or gpu (ncu --csv --print-units base)");
@@ -151,6 +156,7 @@ int main(int argc, char** argv) {
   cli.add_string("cpu", &cpu_log, "with --compare: the count-flavor program's launch log");
   cli.add_string("gpu", &gpu_csv, "with --compare: Nsight Compute's CSV of the same program and shape");
   cli.add_string("label", &label, "with --compare: the first column of each line");
+  cli.add_string("gpu-model", &gpu_model, "the GPU the CPU backend's estimates are for: H100 (default) or H200; a GPU run's are for its own");
   cli.add_flag("print-ncu-metrics", &print_metrics,
                "print the metrics to ask Nsight Compute for, besides its sections (with --compare: those it compares)");
   cli.parse(argc, argv);
@@ -173,6 +179,12 @@ int main(int argc, char** argv) {
     return lab::kExitCannotRun;
   }
   grade::ProfileContext ctx;
+  const std::optional<grade::ReferenceGpu> model = grade::reference_gpu_named(gpu_model);
+  if (!model) {
+    fprintf(stderr, "profile: no GPU model '%s' to estimate for: H100 or H200\n", gpu_model.c_str());
+    return lab::kExitCannotRun;
+  }
+  ctx.gpu = *model;
   describe_problem(result, &ctx);
   grade::RunCounts run = backend == "cpu" ? grade::read_launch_log(counts) : grade::read_ncu_csv(counts);
   if (backend == "cpu") ctx.lines_note = grade::locate_sites(&run, cwd());

@@ -107,7 +107,7 @@ std::string kernel_table(const RunCounts& run, const KernelCounts& k, const Prof
                                           ", L1/TEX " + percent(k.l1_busy_pct) + ", L2 " + percent(k.l2_busy_pct));
   const Estimate e = roofline(flops.value_or(0), k.dram_bytes.value_or(0), l1_steps(k), ctx.gpu);
   std::string time = k.time_ms ? duration(*k.time_ms / 1e3) + " measured; " : "";
-  time += duration(e.seconds) + " estimated on an " + ctx.gpu.name + " (bound: " + e.bound + ")";
+  time += duration(e.seconds) + " estimated on the " + ctx.gpu.name + " (bound: " + e.bound + ")";
   if (!flops) time += ", without its FLOPs";
   t += row("time", time);
   return t;
