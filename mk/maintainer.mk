@@ -5,8 +5,11 @@
 
 # ---- skeletons ----
 
-# labs/NN_name/<file> is generated from solutions/NN_name/<file> (scripts/make-skeleton).
+# labs/NN_name/<file> is generated from solutions/NN_name/<file> (scripts/make-skeleton), and
+# their hashes listed in grading/skeletons.sha256: the grader tells a lab not started by them
+# (grading/core/skeletons.h).
 SKELETONS := $(foreach l,$(SOLUTION_LABS),labs/$(l)/$(call lab_file,$(l)))
+SKELETON_LIST := grading/skeletons.sha256
 # Fresh skeletons for the tests, so that a learner's filled-in labs/ changes no test.
 TEST_SKELETONS := $(BUILD)/skeletons
 $(TEST_SKELETONS)/%: solutions/% scripts/make-skeleton
@@ -14,12 +17,13 @@ $(TEST_SKELETONS)/%: solutions/% scripts/make-skeleton
 	scripts/make-skeleton $< > $@
 
 
-## write the labs/*/ student files again from solutions/
+## write the labs/*/ student files again from solutions/, and their list of hashes
 skeletons:
 	@for f in $(SKELETONS); do \
 	  mkdir -p "$$(dirname "$$f")" && scripts/make-skeleton "solutions/$${f#labs/}" > "$$f.tmp" && \
 	    mv "$$f.tmp" "$$f" && echo "wrote $$f" || exit 1; \
 	done
+	@sha256sum $(SKELETONS) > $(SKELETON_LIST) && echo "wrote $(SKELETON_LIST)"
 
 # The committed skeletons must be what generation gives. Maintainers only: a checkout
 # without solutions/ (a student's copy) has nothing to compare and skips.
@@ -32,7 +36,10 @@ check-skeletons:
 	    echo "check-skeletons: $$f differs from what solutions/$${f#labs/} generates: run make skeletons" >&2; status=1; \
 	  fi; \
 	done; \
-	[ $$status -eq 0 ] && echo "check-skeletons: $(words $(SKELETONS)) skeletons match their solutions"; exit $$status
+	if ! sha256sum $(SKELETONS) | diff -u $(SKELETON_LIST) - ; then \
+	  echo "check-skeletons: $(SKELETON_LIST) does not list the skeletons' hashes: run make skeletons" >&2; status=1; \
+	fi; \
+	[ $$status -eq 0 ] && echo "check-skeletons: $(words $(SKELETONS)) skeletons match their solutions and $(SKELETON_LIST)"; exit $$status
 
 
 # Lab programs, in any flavor: make program LAB=02 SRC=some/folder FLAVOR=cpu-asan (flavors:

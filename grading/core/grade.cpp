@@ -36,6 +36,7 @@
 #include "grading/core/progress.h"
 #include "grading/core/report.h"
 #include "grading/core/rubric.h"
+#include "grading/core/skeletons.h"
 #include "grading/core/submission.h"
 #include "grading/core/targets.h"
 
@@ -86,14 +87,10 @@ std::string gpu_name() {
 // beside it (sandbox.h), the rubric,
 // the table of labs and every makefile the builds read. Where namespaces are missing (Sandbox), a
 // student program could replace them for the next run: checked at the end.
-// The grader is named by its path from the checkout when it lies inside it (build/host/grade), so
-// that a copy of the checkout with its builds (make release's test) keeps the build folder's stamp.
 std::vector<std::pair<std::string, std::string>> trusted_files(const std::string& rubric_path) {
   const std::filesystem::path grader = std::filesystem::read_symlink("/proc/self/exe");
-  const std::string from_here = std::filesystem::proximate(grader).string();
-  const std::string beside = from_here.rfind("..", 0) == 0 ? grader.string() : from_here;
-  std::vector<std::string> paths = {beside, std::filesystem::path(beside).replace_filename("fence").string(), rubric_path,
-                                    "labs.txt", "Makefile", "cpusim/cpusim.mk", "scripts/list-rules"};
+  std::vector<std::string> paths = {grader.string(), std::filesystem::path(grader).replace_filename("fence").string(), rubric_path,
+                                    "labs.txt", grade::kSkeletonList, "Makefile", "cpusim/cpusim.mk", "scripts/list-rules"};
   std::error_code ec;
   std::vector<std::string> makefiles;  // sorted: a copy of the checkout may list its folder in another order
   for (const auto& entry : std::filesystem::directory_iterator("mk", ec)) makefiles.push_back(entry.path().string());
@@ -159,7 +156,16 @@ void grade_checks(const grade::Context& ctx, LabGrading& g) {
   const bool graded_build = l.step.number == 1;
   grade::CheckResult correctness("correctness", grade::Status::kSkip, l.points_correctness);
   bool main_correct = false;
-  if (built) correctness = grade::check_correctness(ctx, l, g.programs, &main_correct);
+  const std::string file = ctx.src + "/" + l.folder + "/" + l.file();
+  const bool not_started = built && grade::untouched_skeleton(file, l);
+  if (not_started) {
+    // Said once, rather than a failing hint per shape, and no shape run.
+    correctness.status = grade::Status::kFail;
+    correctness.details = {"not started: " + file + " is the skeleton as handed out. Fill in its TODO(student) blocks " +
+                           "(labs/" + l.folder + "/README.md says how), then make check LAB=" + l.number + " after each edit"};
+  } else if (built) {
+    correctness = grade::check_correctness(ctx, l, g.programs, &main_correct);
+  }
   // The build's points count once the lab computes something: a skeleton compiles too.
   if (built && correctness.points == 0 && g.build.max_points > 0) {
     g.build.status = grade::Status::kFail;
@@ -169,6 +175,9 @@ void grade_checks(const grade::Context& ctx, LabGrading& g) {
   if (graded_build) g.record(g.build);
   if (!built) {
     g.why_skipped = "skipped: nothing was built";
+  } else if (not_started) {
+    g.record(correctness);
+    g.why_skipped = "skipped: the lab is not started";
   } else {
     g.record(correctness);
     if (!main_correct) g.why_skipped = "skipped: these run once the main shapes (" + main_shapes_text(l) + ") are correct";
@@ -467,9 +476,12 @@ grade::Context make_context(const Options& o, const std::string& backend, const 
 std::vector<grade::LabResult> grade_trusted(const grade::Context& ctx, const std::vector<const grade::LabRubric*>& labs,
                                             const std::string& rubric_path, int jobs) {
   const auto trusted = trusted_files(rubric_path);
+  // The build folder's stamp says what the files hold, not where they are: a copy of the checkout
+  // with the same grader and makefiles (a students' copy made by make release, the autograder
+  // Gradescope unpacks) keeps the folder, which graders in both may share.
   std::string build_stamp;
   for (const auto& [path, sum] : trusted) {
-    if (path != rubric_path) build_stamp += path + " " + sum + "\n";
+    if (path != rubric_path) build_stamp += sum + "\n";
   }
   std::vector<grade::LabResult> results;
   try {

@@ -21,6 +21,7 @@
 #include "common/labs.h"
 #include "common/subprocess.h"
 #include "grading/core/progress.h"
+#include "grading/core/skeletons.h"
 
 namespace {
 
@@ -86,16 +87,6 @@ void print_whats_left(const HistoryLine& l) {
   if (!skipped.empty()) std::printf("      not run yet: %s (they wait for the build and the main shapes)\n", skipped.c_str());
 }
 
-// Whether LAB's file in SRC is still what the skeleton generator makes of the solution.
-bool untouched(const std::string& src, const lab::LabEntry& lab) {
-  const std::string solution = "solutions/" + lab.folder + "/" + lab.file();
-  const std::string mine = src + "/" + lab.folder + "/" + lab.file();
-  struct stat st;
-  if (stat(solution.c_str(), &st) != 0 || stat(mine.c_str(), &st) != 0) return false;
-  const lab::RunResult skeleton = lab::run_command({"scripts/make-skeleton", solution});
-  const lab::RunResult file = lab::run_command({"cat", mine});
-  return skeleton.exited(0) && file.exited(0) && skeleton.output == file.output;
-}
 
 // SRC as a make argument: " SRC=solutions", quoted when it must be; nothing for labs/.
 std::string src_argument(const std::string& src) {
@@ -169,7 +160,8 @@ int main(int argc, char** argv) {
   std::printf("Progress of %s (%zu run%s of make grade and make check, %s):\n", src.c_str(), runs.size(),
               runs.size() == 1 ? "" : "s", path.c_str());
   for (const LabProgress& p : progress) {
-    const std::string state = p.latest ? state_of(p) : untouched(src, p.lab) ? "not started" : "not graded yet";
+    const bool not_started = grade::untouched_skeleton(src + "/" + p.lab.folder + "/" + p.lab.file(), p.lab);
+    const std::string state = p.latest ? state_of(p) : not_started ? "not started" : "not graded yet";
     if (p.step.count == 1) {
       std::printf("  lab %s  %-18s %s\n", p.lab.number.c_str(), p.lab.stem.c_str(), state.c_str());
     } else {

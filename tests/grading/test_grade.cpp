@@ -188,11 +188,26 @@ TEST_CASE("make check's quick pass: build, correctness and safety, the solution 
   }
 }
 
-TEST_CASE("every skeleton grades 0, without a crash" * doctest::skip(lab_test::kNoCpuSolutions)) {
-  // Three labs at once, as on a GPU machine: the same verdicts, printed in the same order.
-  const Graded g = grade_every_lab("build/skeletons", "Score: 0/54", "0/", 3);
+TEST_CASE("every skeleton grades 0, without a crash; one as handed out is not started" * doctest::skip(lab_test::kNoCpuSolutions)) {
+  namespace fs = std::filesystem;
+  // As handed out (grading/skeletons.sha256 lists them): each lab says once that it is not
+  // started, and runs no shape.
+  const Graded untouched = grade_every_lab("build/skeletons", "Score: 0/54", "0/", 3);
+  CAPTURE(untouched.run.output);
+  for (const lab::LabEntry& e : lab::labs()) {
+    CHECK(contains(untouched.run.output, "not started: build/skeletons/" + e.folder + "/" + e.file() + " is the skeleton as handed out"));
+  }
+  CHECK_FALSE(contains(untouched.run.output, "shapes correct"));
+  // Touched (a blank line added), each is run, three labs at once as on a GPU machine: the same
+  // verdicts, printed in the same order.
+  const std::string touched = "build/test/skeletons-touched";
+  fs::remove_all(touched);
+  REQUIRE(lab::run_command({"cp", "-r", "build/skeletons", touched}).exited(0));
+  for (const lab::LabEntry& e : lab::labs()) std::ofstream(touched + "/" + e.folder + "/" + e.file(), std::ios::app) << "\n";
+  const Graded g = grade_every_lab(touched, "Score: 0/54", "0/", 3);
   CAPTURE(g.run.output);
   CHECK_FALSE(contains(g.run.output, "killed by"));
+  CHECK_FALSE(contains(g.run.output, "not started"));
   // A skeleton writes nothing: that is what it is told, not a race, and its build's point is
   // a FAIL like its score.
   CHECK_FALSE(contains(g.run.output, "differs between two runs"));
