@@ -54,4 +54,16 @@ GRADE_TEST_SOURCES := $(if $(SOLUTION_LABS),$(foreach l,$(SOLUTION_LABS),$(TEST_
 TEST_TOOLS := $(GRADER) $(FENCE) $(STATUS) $(PROFILE) $(if $(GRADE_CLASS_MISSING),,$(GRADE_CLASS) $(GRADESCOPE))
 ## build what the tests run
 test-programs: $(TEST_PROGRAMS) $(if $(filter cpu,$(TEST_BACKENDS)),cpusim-suite cpusim-samples) $(TEST_TOOLS) $(GRADE_TEST_SOURCES)
+	$(if $(and $(SOLUTION_LABS),$(filter cpu,$(TEST_BACKENDS))),@$(call warm_grader_builds))
+
+# The grader's build folder of the tests (build/grade-tests), made ready before they start: the
+# fresh skeletons graded once with make check's checks. An untouched skeleton is graded "not
+# started" once it is built, so this builds every lab program's parts in each CPU flavor and the
+# solutions' programs, and runs none of them. The tests that grade a copy of the checkout copy
+# these builds (tests/lab_programs.h: reuse_builds) rather than build them again each.
+define warm_grader_builds
+out=$$(mktemp -d) && $(GRADER) --quick --src $(TEST_SKELETONS) --backend cpu --build-dir $(BUILD)/grade-tests \
+  --out "$$out/report" >"$$out/log" 2>&1 || { cat "$$out/log" >&2; rm -rf "$$out"; \
+  echo "make test-programs: the grader could not prepare $(BUILD)/grade-tests" >&2; exit 1; }; rm -rf "$$out"
+endef
 

@@ -5,6 +5,7 @@
 #include <glob.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -57,6 +58,36 @@ inline const bool kNoMountNamespace = !lab::run_command({"unshare", "--mount", "
 inline bool copy_checkout(const std::string& dest) {
   return lab::run_command({"sh", "-c", "git ls-files -z --cached --others --exclude-standard | tar --null -T - -cf - | tar -C \"$1\" -xf -",
                            "sh", dest}).exited(0);
+}
+
+// Copies FROM/PART (a file or folder) to TO/PART, times kept, where it exists.
+inline void copy_part(const std::string& from, const std::string& to, const std::string& part) {
+  namespace fs = std::filesystem;
+  if (!fs::exists(from + "/" + part)) return;
+  fs::create_directories(fs::path(to + "/" + part).parent_path());
+  lab::run_command({"cp", "-a", from + "/" + part, fs::path(to + "/" + part).parent_path().string()});
+}
+
+// The checkout's builds that a copy of it (copy_checkout, or make release's) may reuse: the CPU
+// backend's runtime, whose cache holds content stamps (cpusim/cpusim.mk); the host objects, (with
+// TESTS) test programs and the CPU backend's suite, made from the same files with the same times, so that
+// make finds them up to date in the copy exactly where it would here; and of the grader's build
+// folder of the tests (build/grade-tests, made ready before the tests start: mk/tests.mk), what
+// every lab program links in each CPU flavor, the solutions' programs and its stamp, which holds
+// in the copy as the grader and the makefiles are the same (grading/core/grade.cpp). These parts
+// are written once, before the tests, so a copy made while other tests grade reads them whole.
+inline void reuse_builds(const std::string& copy, bool tests = false) {
+  for (const char* made : {"cpusim", "host"}) copy_part("build", copy + "/build", made);
+  if (tests) {
+    for (const char* made : {"test", "cpu/cpusim-suite"}) copy_part("build", copy + "/build", made);
+  }
+  const std::string grader_builds = copy + "/build/grade-build";
+  for (const char* made : {".grader-stamp", "cpusim", "public", "host"}) copy_part("build/grade-tests", grader_builds, made);
+  for (const char* flavor : {"cpu", "cpu-asan", "cpu-tsan", "cpu-count"}) {
+    for (const char* parts : {"obj/harness", "obj/common", "obj/solutions", "bin/solutions"}) {
+      copy_part("build/grade-tests", grader_builds, std::string(flavor) + "/" + parts);
+    }
+  }
 }
 
 using text::contains;

@@ -272,12 +272,13 @@ TEST_CASE("setup.sh builds the grader and fills its build folder, without a CUDA
 TEST_CASE("a correct lab file uploaded alone gets full marks, in Gradescope's format (skipped without zip)" *
           doctest::skip(lab_test::kNoCpuSolutions || kNoZip)) {
   const json r = autograde({{"matmul_naive.cu", read_file("solutions/" + kLabFile)}});
+  const std::string output = r["output"];
+  CAPTURE(output);
   check_format(r, 8);
   CHECK(r["score"] == 8);
   CHECK(r["tests"].size() == 5);
   CHECK(test_named(r, "lab 01 matmul_naive: correctness")["score"] == 4);
   CHECK(test_named(r, "lab 01 matmul_naive: performance")["max_score"] == 0);  // waived without a GPU
-  const std::string output = r["output"];
   CHECK(contains(output, "matmul_naive.cu graded as 01_matmul_naive/matmul_naive.cu"));
   CHECK(contains(output, "performance is waived"));
   CHECK(contains(output, "Score: 8/8"));

@@ -125,30 +125,6 @@ std::vector<std::string> instructor_lines(const std::string& folder) {
   return found;
 }
 
-// Copies FROM/PART (a file or folder) to TO/PART, times kept, where it exists.
-void copy_part(const std::string& from, const std::string& to, const std::string& part) {
-  if (!fs::exists(from + "/" + part)) return;
-  fs::create_directories(fs::path(to + "/" + part).parent_path());
-  REQUIRE(lab::run_command({"cp", "-a", from + "/" + part, fs::path(to + "/" + part).parent_path().string()}).exited(0));
-}
-
-// The checkout's builds that a students' copy may reuse: the CPU backend's runtime, whose cache
-// holds content stamps (cpusim/cpusim.mk); the host objects, test programs and the CPU backend's suite,
-// made from the same files with the same times (make release keeps them), so that make finds them
-// up to date in the copy exactly where it would here; and of the grader's build folder of the
-// tests (build/grade-tests, test_grade's), what every lab program links in each CPU flavor and its
-// stamp, which holds in the copy as the grader and the makefiles are the same (grading/core/grade.cpp).
-void reuse_builds(const std::string& copy) {
-  for (const char* made : {"cpusim", "host", "test", "cpu/cpusim-suite"}) copy_part("build", copy + "/build", made);
-  const std::string grader_builds = copy + "/build/grade-build";
-  for (const char* made : {".grader-stamp", "cpusim", "public", "host"}) copy_part("build/grade-tests", grader_builds, made);
-  for (const char* flavor : {"cpu", "cpu-asan", "cpu-tsan", "cpu-count"}) {
-    for (const char* parts : {"obj/harness", "obj/common"}) {
-      copy_part("build/grade-tests", grader_builds, std::string(flavor) + "/" + parts);
-    }
-  }
-}
-
 }  // namespace
 
 TEST_SUITE("release") {
@@ -258,7 +234,7 @@ TEST_CASE("the students' copy: no solution by path or content, one commit, and m
   CHECK(untagged.empty());
 
   // Its own tests and its grader, as its README says, on the CPU backend.
-  reuse_builds(copy);
+  lab_test::reuse_builds(copy, /*tests=*/true);
   const lab::RunResult test = run({"make", "test", "BACKEND=cpu", "TEST_BACKENDS=cpu"}, copy, 1500);
   CAPTURE(test.output.substr(test.output.size() > 6000 ? test.output.size() - 6000 : 0));
   CHECK(test.exited(0));
