@@ -36,9 +36,9 @@ help:
 	    printf "  make %-16s %s\n", substr($$0, 1, index($$0, ":") - 1), doc } { doc = "" } \
 	  function title(f) { return f == "Makefile" ? "For students and instructors:" : "From " f ":" }' $(MAKEFILE_LIST)
 	@echo
-	@echo "Variables: LAB=01, STEP=1 (a lab in steps: make run and make profile run every step, or this one; make check" \
-	  "and make grade grade every step), SRC=folder, ARGS=\"--m 512\", BACKEND=gpu|cpu, ARCH=sm_90, DEBUG=1 (device debug info," \
-	  "a sync after every launch), SEED=, STRICT=1, RUBRIC=file, JOBS=N labs at once (make grade)."
+	@echo "Variables: LAB=01, STEP=1 (a lab in steps: make run, check, grade and profile take every step, or this one)," \
+	  "SRC=folder, ARGS=\"--m 512\", BACKEND=gpu|cpu, ARCH=sm_90, DEBUG=1 (device debug info," \
+	  "a sync after every launch), SEED=, RUBRIC=file, JOBS=N labs at once (make grade)."
 
 # A made SRC (a variant, or a wrong submission of the corpus: build/corpus/NAME) is made before
 # make run, make check and make grade read it: its files, then && the command. Only such a
@@ -46,6 +46,10 @@ help:
 made_src = $(filter $(SRC:%/=%),$(patsubst %/,%,$(dir $(patsubst %/,%,$(dir $(VARIANT_FILES))))))
 make_src_files = $(if $(made_src),{ $(MAKE) --no-print-directory -s $(filter $(made_src)/%,$(VARIANT_FILES)) >/dev/null || \
   { echo "make: could not make $(SRC) (its list: tests/corpus/corpus.txt or solutions/variants/variants.txt)" >&2; exit 2; }; } &&)
+
+# The lab, and the step of a lab in steps, that make check and make grade grade (the grader says
+# what is wrong with them).
+grade_lab_args = $(if $(LAB),--lab $(LAB)) $(if $(STEP),--step $(call shell_quote,$(STEP)))
 
 # Builds $(1) with a job per core: the grader is two dozen files, and make runs one job at a
 # time unless told otherwise (on the H100 box's 16 cores, its first build took a minute).
@@ -88,22 +92,23 @@ PROFILE_FLAVOR = $(if $(filter gpu,$(BACKEND)),gpu,cpu-count)
 
 # The grader's quick pass: the same build, correctness and safety checks and hints as make grade,
 # on the rubric's edge shapes, without technique and performance (nothing is timed); its reports
-# go to build/check, and make status shows its runs as make check's.
+# go to build/check, and make status shows its runs as make check's. Like a test, it exits 1
+# below full marks (the grader's --strict), so that `make check && ...` goes on only when it passed.
 ## after each edit: build, correctness and safety as make grade checks them, in seconds (LAB=03)
 check: deps-backend
 	@$(call build_in_parallel,$(GRADER))
-	@$(make_src_files) $(GRADER) --quick --src $(call shell_quote,$(SRC)) --backend $(BACKEND) $(if $(LAB),--lab $(LAB)) $(if $(SEED),--seed $(SEED)) \
+	@$(make_src_files) $(GRADER) --quick --strict --src $(call shell_quote,$(SRC)) --backend $(BACKEND) $(grade_lab_args) $(if $(SEED),--seed $(SEED)) \
 	  $(if $(RUBRIC),--rubric "$(RUBRIC)") $(if $(JOBS),--jobs $(JOBS)); status=$$?; \
 	  [ $$status -eq 0 ] || echo "(the grader exited with status $$status)"; exit $$status
 
-# Grades SRC (default labs/): every lab, or LAB=NN; SEED=N reproduces a run's inputs; STRICT=1
-# fails below full marks; RUBRIC=file. The grader's own exit status (0 ran, 1 below full marks
-# with STRICT=1, 2 could not run) is printed: make reports any failure as its own status 2.
-## grade your labs: every lab, or LAB=03; SRC=folder a submission; SEED=, STRICT=1, RUBRIC=file
+# Grades SRC (default labs/): every lab, or LAB=NN; SEED=N reproduces a run's inputs; RUBRIC=file.
+# The grader's own exit status (0 full marks, 1 below full marks, 2 could not run) is printed:
+# make reports any failure as its own status 2.
+## grade your labs: every lab, or LAB=03; SRC=folder a submission; SEED=, RUBRIC=file
 grade: deps-backend
 	@$(call build_in_parallel,$(GRADER))
-	@$(make_src_files) $(GRADER) --src $(call shell_quote,$(SRC)) --backend $(BACKEND) $(if $(LAB),--lab $(LAB)) $(if $(SEED),--seed $(SEED)) \
-	  $(if $(STRICT),--strict) $(if $(RUBRIC),--rubric "$(RUBRIC)") $(if $(JOBS),--jobs $(JOBS)); status=$$?; \
+	@$(make_src_files) $(GRADER) --src $(call shell_quote,$(SRC)) --backend $(BACKEND) $(grade_lab_args) $(if $(SEED),--seed $(SEED)) \
+	  --strict $(if $(RUBRIC),--rubric "$(RUBRIC)") $(if $(JOBS),--jobs $(JOBS)); status=$$?; \
 	  [ $$status -eq 0 ] || echo "(the grader exited with status $$status)"; exit $$status
 
 # Grades each student of SUBMISSIONS (a folder per student, or a .zip or .tar of one) with the

@@ -334,6 +334,12 @@ int lab_main(const LabInfo& lab, const std::vector<Step>& steps, int argc, char*
   const std::string name = std::string(lab.name) + (steps[step].suffix.empty() ? "" : "_" + steps[step].suffix);
   const std::string of = steps.size() > 1 ? " (step " + std::to_string(step + 1) + " of " + std::to_string(steps.size()) + ")" : "";
   const LabInfo info{lab.id, name.c_str(), lab.op};
+  if (!launcher.defined()) {
+    // A step not begun: a lab file in steps may leave out the launchers of the steps to come.
+    std::fprintf(stderr, "lab %s %s%s: the lab file does not define %s() (harness/launchers.h declares it): this step is "
+                 "not done yet\n", info.id, info.name, of.c_str(), info.name);
+    return kExitWrong;
+  }
   const DeviceInfo device = open_device();
   if (!o.serve_dir.empty()) return serve_cases(launcher, o.serve_dir);
   Case c = default_case(info.op, o, device.cpu_backend);

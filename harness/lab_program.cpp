@@ -11,6 +11,16 @@
 #define LAB_STRING(x) LAB_TEXT(x)
 #define LAB_PASTE(stem, suffix) stem##_##suffix
 #define LAB_LAUNCHER(stem, suffix) LAB_PASTE(stem, suffix)
+
+// A lab in steps is done step by step: its file may define some of the steps' launchers and not
+// yet the others, which are weak here (null when missing; lab_main says the step is not done).
+// A lab without steps has no LAB_STEP, and its file must define its one launcher to link.
+#define LAB_STEP(suffix) \
+  decltype(LAB_LAUNCHER(LAB_STEM, suffix)) LAB_LAUNCHER(LAB_STEM, suffix) __attribute__((weak)); \
+  decltype(LAB_STEM) LAB_STEM __attribute__((weak));
+LAB_STEPS
+#undef LAB_STEP
+
 #define LAB_STEP(suffix) lab::Step{LAB_TEXT(suffix), lab::Launcher(LAB_LAUNCHER(LAB_STEM, suffix))},
 
 int main(int argc, char** argv) {

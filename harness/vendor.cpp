@@ -81,17 +81,17 @@ Measured time_cublas(const Case& c, const Inputs& inputs, int reps) {
   switch (c.op) {
     case Op::kMatmul:
       name = "cuBLAS SGEMM (fp32)";
-      launcher.matmul = cublas_matmul;
+      launcher = Launcher(cublas_matmul);
       break;
     case Op::kTranspose:
       name = "cuBLAS Sgeam (transpose)";
-      launcher.transpose = cublas_transpose;
+      launcher = Launcher(cublas_transpose);
       break;
     case Op::kDot:
       name = "cuBLAS Sdot";
       // The result goes to device memory, like a lab launcher's, so no copy back is timed.
       CUBLAS_CHECK(cublasSetPointerMode(cublas_handle, CUBLAS_POINTER_MODE_DEVICE));
-      launcher.dot = cublas_dot;
+      launcher = Launcher(cublas_dot);
       break;
   }
   // The check also proves that no TF32 crept in: its error bound rejects TF32 products.

@@ -80,6 +80,17 @@ std::vector<std::string> forbidden_symbols(const std::string& object) {
   return found;
 }
 
+// The launchers of LAB's steps that OBJECT defines.
+std::vector<std::string> defined_launchers(const LabRubric& lab, const std::string& object) {
+  std::vector<std::string> found;
+  for (const auto& [name, type] : nm_words({"-g", "--defined-only", "-P", "-C", object})) {
+    for (const lab::LabStep& step : lab.step_list()) {
+      if (name.rfind(step.launcher + "(", 0) == 0) found.push_back(step.launcher);
+    }
+  }
+  return found;
+}
+
 // What a name means to a reader: its demangled C++ name, or itself.
 std::string demangled(const std::string& name) {
   int status = 0;
@@ -286,6 +297,13 @@ std::vector<std::string> build_failure(const Context& ctx, const LabRubric& lab,
   for (std::future<Built>& b : builds) built.push_back(b.get());
   if (const Built& b = built[0]; !b.ok) return b.refusal.empty() ? failed_build_report(lab, student, b.log) : b.refusal;
   if (std::vector<std::string> why = forbidden_in_object(ctx, programs->main.object); !why.empty()) return why;
+  // A lab in steps links without the launchers of steps not done yet, but not without them all.
+  programs->launchers = defined_launchers(lab, programs->main.object);
+  if (programs->launchers.empty()) {
+    std::string names;
+    for (const lab::LabStep& step : lab.step_list()) names += (names.empty() ? "" : ", ") + step.launcher + "()";
+    return {file + " defines none of the lab's launchers (" + names + ", declared in harness/launchers.h)"};
+  }
   for (size_t i = 1; i < flavors.size(); ++i) {
     if (const Built& b = built[i]; !b.ok) {
       if (!b.refusal.empty()) return b.refusal;
@@ -321,7 +339,10 @@ bool build_shared(const Context& ctx, const std::vector<const LabRubric*>& labs)
 
 CheckResult check_build(const Context& ctx, const LabRubric& lab, LabPrograms* programs) {
   const auto start = Clock::now();
-  CheckResult c("build", Status::kFail, lab.points_build);
+  // A lab in steps gives its build's points in its first step's section, whichever steps are graded.
+  double points = 0;
+  for (const LabRubric& section : ctx.rubric->labs) points += section.folder == lab.folder ? section.points_build : 0;
+  CheckResult c("build", Status::kFail, points);
   c.details = build_failure(ctx, lab, programs);
   c.status = c.details.empty() ? Status::kPass : Status::kFail;
   return all_or_nothing(c, start);

@@ -3,7 +3,7 @@
 // student program runs in a process of its own, with a time limit, and the verdict is made
 // here from what it wrote back (grading/core/isolation.h, docs/instructor.md).
 //
-//   grade [--src DIR] [--lab NN] [--backend gpu|cpu] [--seed N] [--rubric FILE] [--out DIR] [--strict]
+//   grade [--src DIR] [--lab NN [--step S]] [--backend gpu|cpu] [--seed N] [--rubric FILE] [--out DIR] [--strict]
 //         [--build-dir DIR] [--quick] [--jobs N] [--targets FILE] [--record-targets]
 //
 // Exit status: 0 when grading ran to the end, whatever the score; 1 with --strict when the
@@ -126,7 +126,7 @@ class LabLog {
   std::string kept_;
 };
 
-// One lab's grading, from its build's check to its result.
+// One lab's grading (of a lab in steps, one step's), from its build's check to its result.
 struct LabGrading {
   const grade::LabRubric* rubric;
   grade::LabPrograms programs;
@@ -134,6 +134,11 @@ struct LabGrading {
   LabLog log;
   grade::LabResult result;
   std::string why_skipped;  // why the checks after correctness did not run; empty when they did
+  // A lab in steps is built once, and its build graded once, with the last step graded: its
+  // points count once any step computed a shape correctly. The lab's steps are graded in order,
+  // by one thread, and share SOME_CORRECT.
+  bool grades_build = true;
+  std::shared_ptr<bool> some_correct = std::make_shared<bool>(false);
 
   void record(grade::CheckResult c) {
     log.add(grade::check_text(c));
@@ -152,32 +157,41 @@ void grade_checks(const grade::Context& ctx, LabGrading& g) {
   g.result = grade::LabResult{l.step.id, l.file(), {}, l.step.title};
   g.log.add("== " + l.step.title + ": " + ctx.src + "/" + l.folder + "/" + l.file() + "\n");
   const bool built = g.build.status == grade::Status::kPass;
-  // A lab in steps is built once, and its build graded with its first step.
-  const bool graded_build = l.step.number == 1;
   grade::CheckResult correctness("correctness", grade::Status::kSkip, l.points_correctness);
   bool main_correct = false;
   const std::string file = ctx.src + "/" + l.folder + "/" + l.file();
   const bool not_started = built && grade::untouched_skeleton(file, l);
+  const bool step_missing = built && !not_started && !g.programs.defines(l.step.launcher);
   if (not_started) {
     // Said once, rather than a failing hint per shape, and no shape run.
     correctness.status = grade::Status::kFail;
     correctness.details = {"not started: " + file + " is the skeleton as handed out. Fill in its TODO(student) blocks " +
                            "(labs/" + l.folder + "/README.md says how), then make check LAB=" + l.number + " after each edit"};
+  } else if (step_missing) {
+    correctness.status = grade::Status::kFail;
+    correctness.details = {"not done: " + file + " does not define " + l.step.launcher + "(), this step's launcher " +
+                           "(harness/launchers.h declares it): the step is not graded, the lab's other steps are"};
   } else if (built) {
     correctness = grade::check_correctness(ctx, l, g.programs, &main_correct);
   }
-  // The build's points count once the lab computes something: a skeleton compiles too.
-  if (built && correctness.points == 0 && g.build.max_points > 0) {
-    g.build.status = grade::Status::kFail;
-    g.build.points = 0;
-    g.build.details.push_back("it builds, but its points count only once a shape is computed correctly");
+  if (correctness.points > 0) *g.some_correct = true;
+  if (g.grades_build) {
+    // The build's points count once the lab computes something: a skeleton compiles too.
+    if (built && !*g.some_correct && g.build.max_points > 0) {
+      g.build.points = 0;
+      g.build.details.push_back("it compiles; its points count once a shape is computed correctly" +
+                                std::string(l.step.count > 1 ? " by any step" : ""));
+    }
+    g.record(g.build);
   }
-  if (graded_build) g.record(g.build);
   if (!built) {
     g.why_skipped = "skipped: nothing was built";
   } else if (not_started) {
     g.record(correctness);
     g.why_skipped = "skipped: the lab is not started";
+  } else if (step_missing) {
+    g.record(correctness);
+    g.why_skipped = "skipped: the step is not done";
   } else {
     g.record(correctness);
     if (!main_correct) g.why_skipped = "skipped: these run once the main shapes (" + main_shapes_text(l) + ") are correct";
@@ -266,7 +280,8 @@ std::vector<grade::LabResult> grade_labs(const grade::Context& ctx, const std::v
     });
     for (size_t i = 0; i < labs.size(); ++i) {
       const grade::LabRubric* l = labs[i];
-      if (std::find(first_steps.begin(), first_steps.end(), i) == first_steps.end()) {
+      const bool first = std::find(first_steps.begin(), first_steps.end(), i) != first_steps.end();
+      if (!first) {
         programs[i] = programs[i - 1];
         builds[i] = builds[i - 1];
       }
@@ -275,6 +290,10 @@ std::vector<grade::LabResult> grade_labs(const grade::Context& ctx, const std::v
         p->step = l->step.count > 1 ? std::to_string(l->step.number) : "";
       }
       gradings.push_back(LabGrading{l, programs[i], builds[i], LabLog(jobs == 1), {}, {}});
+      if (!first) {
+        gradings[i - 1].grades_build = false;
+        gradings[i].some_correct = gradings[i - 1].some_correct;
+      }
     }
     // The ceilings' program, where a performance target comes from a ceiling (grading/core/targets.h):
     // a lab without its solution here, or make bench's record of the solutions' shares.
@@ -295,16 +314,24 @@ std::vector<grade::LabResult> grade_labs(const grade::Context& ctx, const std::v
     // a time (grading/core/case_runs.cpp): a lab's timing starts once its own checks are over, while
     // the other labs' checks wait their turn. The first lab's lines print as they come; the
     // others' once the labs before them are done.
+    // A lab's steps are graded in order, one after another (LabGrading::grades_build).
     gradings.front().log.go_live();
+    std::vector<size_t> lab_starts;
+    for (size_t i = 0; i < gradings.size(); ++i) {
+      if (i == 0 || gradings[i].rubric->folder != gradings[i - 1].rubric->folder) lab_starts.push_back(i);
+    }
     std::mutex printing;
     std::vector<bool> done(gradings.size());
     size_t printed = 0;
-    run_at_once(gradings.size(), jobs, [&](size_t i) {
-      grade_checks(ctx, gradings[i]);
-      grade_performance(ctx, gradings[i]);
-      const std::lock_guard<std::mutex> hold(printing);
-      done[i] = true;
-      for (; printed < gradings.size() && done[printed]; ++printed) gradings[printed].log.go_live();
+    run_at_once(lab_starts.size(), jobs, [&](size_t k) {
+      const size_t end = k + 1 < lab_starts.size() ? lab_starts[k + 1] : gradings.size();
+      for (size_t i = lab_starts[k]; i < end; ++i) {
+        grade_checks(ctx, gradings[i]);
+        grade_performance(ctx, gradings[i]);
+        const std::lock_guard<std::mutex> hold(printing);
+        done[i] = true;
+        for (; printed < gradings.size() && done[printed]; ++printed) gradings[printed].log.go_live();
+      }
     });
   }
   std::vector<grade::LabResult> results;
@@ -314,7 +341,7 @@ std::vector<grade::LabResult> grade_labs(const grade::Context& ctx, const std::v
 
 // What the command line asks for (the usage above).
 struct Options {
-  std::string src = "labs", lab_filter, backend, rubric_path = "grading/rubric.txt", out, build_dir;
+  std::string src = "labs", lab_filter, step_filter, backend, rubric_path = "grading/rubric.txt", out, build_dir;
   std::string targets_path = "grading/targets.txt";
   int64_t seed = -1, jobs = -1;
   bool strict = false, no_namespaces = false, quick = false, record_targets = false;
@@ -326,6 +353,7 @@ Options parse_options(int argc, char** argv) {
                         "technique, performance. Run from the repository root; `make grade` does.");
   cli.add_string("src", &o.src, "the folder to grade");
   cli.add_string("lab", &o.lab_filter, "only this lab (01, or 01_matmul_naive: a lab of labs.txt)");
+  cli.add_string("step", &o.step_filter, "with --lab, a lab in steps: only this step (its number, 1, or its name, 1d)");
   cli.add_string("backend", &o.backend, "gpu or cpu (default: gpu when nvidia-smi sees one)");
   cli.add_int("seed", &o.seed, -1, INT64_MAX, "seed of the inputs (default: a new one each run)");
   cli.add_string("rubric", &o.rubric_path, "the rubric file");
@@ -398,6 +426,15 @@ std::vector<const grade::LabRubric*> labs_to_grade(const grade::Rubric& rubric, 
     if (o.lab_filter.empty() || l.named(o.lab_filter)) labs.push_back(&l);
   }
   if (labs.empty()) cannot_run("no lab '" + o.lab_filter + "' in " + o.rubric_path);
+  if (o.step_filter.empty()) return labs;
+  if (o.lab_filter.empty()) cannot_run("STEP=" + o.step_filter + " needs a lab: LAB=NN");
+  if (labs.size() == 1) cannot_run("lab " + labs[0]->number + " has no steps; STEP=" + o.step_filter + " names none");
+  std::string names;
+  for (const grade::LabRubric* l : labs) names += (names.empty() ? "" : ", ") + std::to_string(l->step.number) +
+                                                   (l->step.suffix.empty() ? "" : " (" + l->step.suffix + ")");
+  labs.erase(std::remove_if(labs.begin(), labs.end(), [&](const grade::LabRubric* l) { return !l->step.named(o.step_filter); }),
+             labs.end());
+  if (labs.empty()) cannot_run("lab " + o.lab_filter + " has no step '" + o.step_filter + "': its steps are " + names);
   return labs;
 }
 

@@ -154,15 +154,15 @@ std::string read_setting(const std::string& line, Rubric* rubric, LabRubric* lab
 
 // What holds once every section is read: each lab has its shapes (main shapes by default every
 // non-empty one) and the shapes of its later checks.
-// A lab in steps is built once, and its build graded with its first step; its steps are graded
-// in their order, whatever the order of the sections.
+// A lab in steps is built once, its build's points given in its first step's section; its steps
+// are graded in their order, whatever the order of the sections.
 std::string complete_labs(Rubric* rubric) {
   std::stable_sort(rubric->labs.begin(), rubric->labs.end(), [](const LabRubric& a, const LabRubric& b) {
     return a.folder == b.folder ? a.step.number < b.step.number : a.number < b.number;
   });
   for (LabRubric& l : rubric->labs) {
     if (l.step.number > 1 && l.points_build > 0) {
-      return "[" + l.step.id + "]: a lab is built once, its build graded with its first step: points.build is 0 here";
+      return "[" + l.step.id + "]: a lab is built once, its build's points given with its first step: points.build is 0 here";
     }
     if (l.shapes.empty()) return l.step.id + " has no shapes";
     if (l.main_shapes.empty()) {

@@ -2,6 +2,7 @@
 // and the result of a check. The checks themselves are declared in grading/core/checks.h.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <set>
 #include <string>
@@ -69,6 +70,11 @@ struct LabPrograms {
   Program solution_watched;    // CPU backend: the solution's watched build (the time limits of its runs)
   Program ceilings;            // GPU, without a solution or when recording: the ceilings' program
                                // (grading/core/targets.h); may be empty
+  std::vector<std::string> launchers;  // the lab's launchers the student's file defines: a lab in
+                                       // steps may leave the later steps' out (harness/lab_program.cpp)
+  bool defines(const std::string& launcher) const {
+    return std::find(launchers.begin(), launchers.end(), launcher) != launchers.end();
+  }
 };
 
 }  // namespace grade

@@ -28,6 +28,11 @@ std::string grouped(double v) {
 
 std::string ratio(double num, double den) { return den > 0 ? format("%.2f", num / den) : "-"; }
 std::string percent(double num, double den) { return den > 0 ? format("%.0f%%", 100 * num / den) : "-"; }
+// A bank conflict's ways: wavefronts over the conflict-free count, "none" at 1.
+std::string conflict_ways(double wavefronts, double ideal) {
+  if (ideal <= 0) return "-";
+  return wavefronts / ideal < 1.005 ? "none" : format("%.2f-way", wavefronts / ideal);
+}
 std::string percent(const std::optional<double>& v) { return v ? format("%.0f%%", *v) : "-"; }
 
 std::string duration(double seconds) {
@@ -84,8 +89,8 @@ std::string kernel_table(const RunCounts& run, const KernelCounts& k, const Prof
   t += row("shared requests (warp instructions)", grouped(k.shared_load.requests), grouped(k.shared_store.requests));
   t += row("wavefronts per request", ratio(k.shared_load.wavefronts, k.shared_load.requests),
            ratio(k.shared_store.wavefronts, k.shared_store.requests));
-  t += row("bank conflicts: wavefronts over ideal", ratio(k.shared_load.wavefronts, k.shared_load.ideal_wavefronts),
-           ratio(k.shared_store.wavefronts, k.shared_store.ideal_wavefronts));
+  t += row("bank conflicts", conflict_ways(k.shared_load.wavefronts, k.shared_load.ideal_wavefronts),
+           conflict_ways(k.shared_store.wavefronts, k.shared_store.ideal_wavefronts));
   const std::optional<double> flops = kernel_flops(run, k, ctx);
   if (flops && *flops > 0) t += row("global bytes loaded per multiply-add", ratio(k.global_load.bytes, *flops / 2));
   std::string dram = "-";

@@ -167,8 +167,8 @@ TEST_CASE("every solution grades full marks on build, correctness, safety and te
   CHECK(contains(g.results_json, "\"score\": 54"));
   // Each step of lab 03 is a part of its own, its build graded once, with the first.
   CHECK(contains(g.results_json, "\"name\": \"lab 03 matmul_register, step 2 (2d): technique\""));
-  CHECK(contains(g.run.output, "\nlab 03, step 1: 6/6\n"));
-  CHECK(contains(g.run.output, "\nlab 03, step 3: 5/5\n"));
+  CHECK(contains(g.run.output, "\nlab 03, step 1: 5/5\n"));
+  CHECK(contains(g.run.output, "\nlab 03, step 3: 6/6\n"));  // the lab's build, with its last step
   if (lab::run_command({"sh", "-c", "command -v python3"}).exited(0)) CHECK(valid_json("build/grade-test-reports/out/results.json"));
 }
 
@@ -185,6 +185,44 @@ TEST_CASE("make check's quick pass: build, correctness and safety, the solution 
     const bool solved = std::string(src) == "solutions";
     CHECK(contains(check_line(g.run.output, "safety"), solved ? ": OK" : ": SKIP"));
     CHECK(last_line(g.run.output) == (solved ? "Score: 8/8 (build, correctness and safety)" : "Score: 0/8 (build, correctness and safety)"));
+  }
+}
+
+TEST_CASE("a lab in steps: STEP= grades one step, a file grades the steps it defines, and the build's point comes with any" *
+          doctest::skip(lab_test::kNoCpuSolutions)) {
+  const std::vector<std::string> fast = {"--rubric", "tests/fixtures/rubric-fast.txt"};
+  // One step, with the lab's build.
+  std::vector<std::string> args = {"--src", "solutions", "--lab", "03", "--step", "1d"};
+  args.insert(args.end(), fast.begin(), fast.end());
+  const Graded one = run_grader(args, false, "build/grade-test-reports/step");
+  CAPTURE(one.run.output);
+  CHECK(one.run.exited(0));
+  CHECK(contains(one.run.output, "== lab 03 matmul_register, step 1 (1d): "));
+  CHECK_FALSE(contains(one.run.output, "step 2"));
+  CHECK(contains(check_line(one.run.output, "build"), ": OK"));
+  CHECK(last_line(one.run.output) == "Score: 6/6");
+
+  // Step 3 alone defined: the others are not done, and the build's point comes with step 3.
+  const Graded third = grade_fast("build/corpus/only_step3_03", "03", {}, {}, "build/grade-test-reports/only-step3");
+  CAPTURE(third.run.output);
+  CHECK(third.run.exited(0));
+  for (const char* launcher : {"matmul_register_1d()", "matmul_register_2d()"}) {
+    CHECK(contains(third.run.output, std::string("not done: build/corpus/only_step3_03/03_matmul_register/matmul_register.cu "
+                                                 "does not define ") + launcher));
+  }
+  CHECK(contains(third.run.output, "\nlab 03, step 1: 0/5\n"));
+  CHECK(contains(third.run.output, "\nlab 03, step 3: 6/6\n"));
+
+  // What names no step says so, and grades nothing (exit 2).
+  for (const std::vector<std::string>& wrong : std::vector<std::vector<std::string>>{
+           {"--lab", "01", "--step", "1"}, {"--lab", "03", "--step", "4"}, {"--step", "1"}}) {
+    std::vector<std::string> a = {"--src", "solutions"};
+    a.insert(a.end(), wrong.begin(), wrong.end());
+    const Graded g = run_grader(a, false, "build/grade-test-reports/no-step");
+    CAPTURE(g.run.output);
+    CHECK(g.run.exited(2));
+    CHECK((contains(g.run.output, "has no steps") || contains(g.run.output, "has no step '4': its steps are 1 (1d), 2 (2d), 3") ||
+           contains(g.run.output, "STEP=1 needs a lab")));
   }
 }
 
@@ -208,10 +246,10 @@ TEST_CASE("every skeleton grades 0, without a crash; one as handed out is not st
   CAPTURE(g.run.output);
   CHECK_FALSE(contains(g.run.output, "killed by"));
   CHECK_FALSE(contains(g.run.output, "not started"));
-  // A skeleton writes nothing: that is what it is told, not a race, and its build's point is
-  // a FAIL like its score.
+  // A skeleton writes nothing: that is what it is told, not a race. It compiles, and its
+  // build's point waits for a shape computed correctly.
   CHECK_FALSE(contains(g.run.output, "differs between two runs"));
-  CHECK_FALSE(contains(g.run.output, "build: OK"));
+  CHECK(text::count_of(g.run.output, "it compiles; its points count once a shape is computed correctly") == 5);
   CHECK(contains(g.run.output, "nothing was written"));
 }
 

@@ -190,10 +190,16 @@ TEST_CASE("make status keeps each lab's best and latest run, per folder, across 
     argv.insert(argv.end(), args.begin(), args.end());
     return lab::run_command(argv, options);
   };
+  // make grade and make check, like tests, fail below full marks: the grader's exit status 1.
   auto grade_lab = [&](const std::string& target, const std::string& lab, const std::string& src) {
     const lab::RunResult r = make({target, "LAB=" + lab, "SRC=" + src, "BACKEND=cpu", "RUBRIC=tests/fixtures/rubric-fast.txt"});
     CAPTURE(r.output);
-    REQUIRE(r.exited(0));
+    if (!contains(r.output, "Score: 8/8")) {
+      CHECK_FALSE(r.exited(0));
+      CHECK(contains(r.output, "(the grader exited with status 1)"));
+    } else {
+      REQUIRE(r.exited(0));
+    }
     return r.output;
   };
   REQUIRE(make({"skeletons"}).exited(0));
