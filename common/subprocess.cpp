@@ -99,6 +99,7 @@ bool take_output(int fd, int wait_ms, size_t max_output, std::string& output) {
 bool wait_collecting(pid_t pid, int fd, Clock::time_point start, const RunOptions& options, RunResult& result,
                      int& status) {
   bool pipe_open = true;
+  int idle_ms = 1;  // once the pipe closed, the child is most often exiting: look again soon, then less often
   for (;;) {
     double elapsed = seconds_since(start);
     if ((options.timeout_s > 0 && elapsed >= options.timeout_s) || (options.stop_early && options.stop_early())) {
@@ -114,7 +115,8 @@ bool wait_collecting(pid_t pid, int fd, Clock::time_point start, const RunOption
         else pipe_open = false;  // every writer closed it
       }
     } else {
-      usleep(wait_ms * 1000);
+      usleep(std::min(wait_ms, idle_ms) * 1000);
+      idle_ms = std::min(2 * idle_ms, 50);
     }
     if (wait_for_child(pid, &status, WNOHANG) == pid) return true;
   }

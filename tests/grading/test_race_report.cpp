@@ -1,6 +1,6 @@
 // ThreadSanitizer's race reports in the lab's words (grading/core/race_report.h), on reports as
 // the CPU backend's ThreadSanitizer build prints them (cut to the lines that matter; the whole
-// check runs in test_grade.cpp).
+// check runs in test_grade_corpus.cpp).
 #include <doctest/doctest.h>
 
 #include <string>
