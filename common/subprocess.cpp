@@ -155,6 +155,7 @@ RunResult run_command(const std::vector<std::string>& argv, const RunOptions& op
     return result;
   }
 
+  if (options.started) options.started(pid);
   int status = 0;
   const bool reaped = wait_collecting(pid, pipe_fds[0], start, options, result, status);
   reap(pid, pipe_fds[0], reaped, options.max_output, result.output, status);

@@ -17,6 +17,8 @@ struct RunOptions {
   // Asked about every 50 ms while the command runs: true stops it as a timeout would (for
   // limits that depend on its progress, not only on the clock).
   std::function<bool()> stop_early;
+  // Called once the command runs, with its process id (the leader of its process group).
+  std::function<void(int pid)> started;
 };
 
 struct RunResult {

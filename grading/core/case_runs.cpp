@@ -1,6 +1,7 @@
 #include "grading/core/case_runs.h"
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cctype>
@@ -9,6 +10,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <mutex>
 #include <sstream>
 
@@ -93,7 +95,7 @@ Turns& gpu_turns(const Context& ctx) {
 
 lab::RunResult run_program(const Context& ctx, const Program& program, const std::vector<std::string>& args,
                            const std::vector<std::string>& env, const std::vector<std::string>& wrapper, double timeout_s,
-                           std::function<bool()> stop_early, const std::function<void()>& started, bool alone) {
+                           std::function<bool()> stop_early, std::function<void(int pid)> started, bool alone) {
   if (fingerprint(program.path) != program.fingerprint) {
     lab::RunResult tampered;
     tampered.spawn_failed = true;
@@ -122,7 +124,7 @@ lab::RunResult run_program(const Context& ctx, const Program& program, const std
     }
   }
   const Turn turn(gpu_turns(ctx), alone ? Turns::Kind::alone : program.solution ? Turns::Kind::solution : Turns::Kind::student);
-  if (started) started();
+  options.started = std::move(started);
   lab::RunResult r = ctx.sandbox.run(ctx.sandbox.wrap(argv, options.timeout_s, program.sanitizer, own), options);
   lab::kill_descendants();
   lab::run_command({"rm", "-rf", options.cwd});
@@ -179,8 +181,9 @@ Limits limits_from(const Context& ctx, const std::vector<double>& solution_secon
     total += solution_seconds[i];
   }
   l.total = std::min(ctx.rubric->timeout_run, std::max(pass_floor, kLimitFactor * total));
-  l.basis = fmt("%.0fx the solution's time in this run, at least %.0f s a shape and %.0f s in all", kLimitFactor, case_floor,
-                pass_floor);
+  l.basis = fmt(gpu ? "%.0fx the solution's time in this run, at least %.0f s a shape and %.0f s in all"
+                    : "%.0fx the solution's CPU time in this run, at least %.0f s a shape and %.0f s in all",
+                kLimitFactor, case_floor, pass_floor);
   return l;
 }
 
@@ -205,15 +208,70 @@ lab::RunResult run_limited(const Context& ctx, const Program& program, const Cas
   return r;
 }
 
+namespace {
+
+// The CPU time a process has used, its threads and the children it waited for, in seconds
+// (/proc/PID/stat); -1 once it is gone.
+double cpu_seconds(int pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const size_t name_end = text.rfind(')');  // the command's name may hold spaces
+  if (name_end == std::string::npos) return -1;
+  std::istringstream fields(text.substr(name_end + 2));
+  std::string field;
+  double ticks = 0;
+  // After the name: state (3), ... utime (14), stime (15), cutime (16), cstime (17).
+  for (int i = 3; i <= 17 && fields >> field; ++i) {
+    if (i >= 14) ticks += std::stod(field);
+  }
+  return ticks / double(sysconf(_SC_CLK_TCK));
+}
+
+// What a pass's limits count. On a GPU, the wall clock while the pass's processes run (not
+// their waits for a turn). On the CPU backend, the CPU time of those processes: its programs
+// are all computation, and a machine busy with other gradings stretches their wall-clock time
+// (a correct tile-32 transpose, twice the solution's threads, ran past 4x the solution's time
+// on 2 cores shared by four gradings) but not their CPU time. A process that sleeps uses no
+// CPU time: the wall-clock limit stays, kCpuWallSlack times the CPU one.
+class PassClock {
+ public:
+  explicit PassClock(bool cpu) : cpu_(cpu) {}
+  void started(int pid) {
+    pid_ = pid;
+    base_ = spent_;
+    wall_start_ = Clock::now();
+  }
+  void ended() { spent_ = now(); }
+  // Seconds counted so far, this process's included.
+  double now() {
+    if (pid_ == 0) return spent_;
+    if (!cpu_) return base_ + seconds_since(wall_start_);
+    const double used = cpu_seconds(pid_);
+    if (used >= 0) last_ = used;  // gone: what it had used when last looked at
+    return base_ + last_;
+  }
+  // The wall-clock limit of a process with SECONDS of this clock left.
+  double wall_limit(double seconds) const { return cpu_ ? kCpuWallSlack * seconds : seconds; }
+
+ private:
+  static constexpr double kCpuWallSlack = 4;
+  bool cpu_;
+  int pid_ = 0;
+  double base_ = 0, spent_ = 0, last_ = 0;
+  Clock::time_point wall_start_;
+};
+
+}  // namespace
+
 Pass serve_pass(const Context& ctx, const Program& program, const Cases& cases, const std::vector<size_t>& which,
                 const std::vector<std::string>& env, const Limits& limits, bool alone) {
   Pass pass;
   pass.seconds.assign(cases.cases.size(), -1);
   pass.stopped.assign(cases.cases.size(), "");
-  auto start = Clock::now();
+  PassClock clock(ctx.backend == "cpu");
   size_t next = 0;
   while (next < which.size()) {
-    const double left = limits.total - seconds_since(start);
+    const double left = limits.total - clock.now();
     if (left <= 0) {
       for (size_t k = next; k < which.size(); ++k) {
         pass.stopped[which[k]] = fmt("not run: the time for all shapes (%.0f s: ", limits.total) + limits.basis + ") ran out";
@@ -222,37 +280,41 @@ Pass serve_pass(const Context& ctx, const Program& program, const Cases& cases, 
     }
     write_case_list(cases, std::vector<size_t>(which.begin() + long(next), which.end()));
     size_t current = next;
-    auto case_start = Clock::now();
-    // Waiting for its turn (run_program) counts against no limit: the clocks start with the run.
-    const auto called = case_start;
-    auto started = [&] {
-      start += Clock::now() - called;
-      case_start = Clock::now();
+    double case_start = clock.now();
+    // Waiting for its turn (run_program) counts against no limit: the clock starts with the run.
+    auto started = [&](int pid) {
+      clock.started(pid);
+      case_start = clock.now();
     };
-    bool too_slow = false;
+    bool too_slow = false, out_of_time = false;
     // Moves past every case whose result is there, timing each from the end of the one before.
     auto advance = [&] {
       while (current < which.size() && exists(cases.result_path(which[current]))) {
-        pass.seconds[which[current]] = seconds_since(case_start);
-        case_start = Clock::now();
+        const double now = clock.now();
+        pass.seconds[which[current]] = now - case_start;
+        case_start = now;
         ++current;
       }
     };
-    const lab::RunResult r = run_program(ctx, program, {"--serve", cases.dir}, env, {}, left, [&] {
+    const lab::RunResult r = run_program(ctx, program, {"--serve", cases.dir}, env, {}, clock.wall_limit(left), [&] {
       advance();
-      too_slow = current < which.size() && seconds_since(case_start) > limits.per_case[which[current]];
-      return too_slow;
+      const double now = clock.now();
+      too_slow = current < which.size() && now - case_start > limits.per_case[which[current]];
+      out_of_time = now >= limits.total;
+      return too_slow || out_of_time;
     }, started, alone);
+    const double elapsed = clock.now() - case_start;
+    clock.ended();
     advance();
     if (current == which.size()) break;
     // A case that ends in a CUDA error ends the process on purpose: go on from the next one.
     const bool sticky = current > next && has_error(cases.result_path(which[current - 1]));
     if (!sticky) {
       const size_t i = which[current];
-      pass.stopped[i] = too_slow ? fmt("timed out after %.1f s on this shape (its limit: ", seconds_since(case_start)) +
-                                       limits.basis + ")"
-                        : r.timed_out ? "timed out: the time for all shapes (" + limits.basis + ") ran out during this shape"
-                                      : "the program " + r.describe() + " before finishing this shape";
+      pass.stopped[i] = too_slow ? fmt("timed out after %.1f s on this shape (its limit: ", elapsed) + limits.basis + ")"
+                        : out_of_time || r.timed_out
+                            ? "timed out: the time for all shapes (" + limits.basis + ") ran out during this shape"
+                            : "the program " + r.describe() + " before finishing this shape";
       if (pass.failed_output.empty()) pass.failed_output = r.output;
       ++current;
     }

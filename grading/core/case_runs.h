@@ -33,12 +33,12 @@ Turns& gpu_turns(const Context& ctx);
 // whatever it left behind. `wrapper` runs it under a tool (compute-sanitizer, ncu). A timeout
 // of 0 is the rubric's timeout.run. With labs graded at once, runs wait for their turn: a run
 // ALONE (a timed pass) until no other program runs, a solution's program while a student's runs
-// and the other way round; STARTED is called when the wait is over, and the timeout counts
-// from then.
+// and the other way round; STARTED is called when the wait is over and the program runs, with
+// its process id, and the timeout counts from then.
 lab::RunResult run_program(const Context& ctx, const Program& program, const std::vector<std::string>& args,
                            const std::vector<std::string>& env = {}, const std::vector<std::string>& wrapper = {},
                            double timeout_s = 0, std::function<bool()> stop_early = nullptr,
-                           const std::function<void()>& started = nullptr, bool alone = false);
+                           std::function<void(int pid)> started = nullptr, bool alone = false);
 
 // The cases written into a folder for `--serve`, and the inputs the grader keeps.
 struct Cases {
@@ -77,7 +77,7 @@ lab::RunResult run_limited(const Context& ctx, const Program& program, const Cas
 
 // What one pass left behind, per case.
 struct Pass {
-  std::vector<double> seconds;       // as seen from here; -1: no result
+  std::vector<double> seconds;       // each case's time (PassClock); -1: no result
   std::vector<std::string> stopped;  // why there is no result ("" when there is one)
   std::string failed_output;         // what the first process that died printed, if anything
 };
