@@ -124,10 +124,13 @@ HistoryLine history_line(const LabResult& result, const std::string& date, const
     if (c.status != Status::kFail) continue;
     // The first two lines of the check's report: what failed, and its first instance (a
     // shape, the compiler's first error, the sanitizer's first finding).
+    // Blank lines skipped: a compiler's quoted output may start with one.
     std::string note = c.name + ":";
-    for (size_t i = 0; i < c.details.size() && i < 2; ++i) {
+    int taken = 0;
+    for (size_t i = 0; i < c.details.size() && taken < 2; ++i) {
       const std::string text = field(c.details[i]);
-      if (text.rfind("hint: ", 0) != 0) note += (i == 0 ? " " : "; ") + text;
+      if (text.find_first_not_of(' ') == std::string::npos || text.rfind("hint: ", 0) == 0) continue;
+      note += (taken++ == 0 || note.back() == ':' ? " " : "; ") + text;
     }
     line.notes.push_back(field(note));
     for (const std::string& detail : c.details) {

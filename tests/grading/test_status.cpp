@@ -62,6 +62,17 @@ grade::LabResult lab01_result() {
 
 TEST_SUITE("status") {
 
+TEST_CASE("a failed build's line in the history holds the compiler's first error, not its heading alone") {
+  grade::LabResult r{"02_matmul_tiled", "matmul_tiled.cu", {}, ""};
+  grade::CheckResult build("build", grade::Status::kFail, 1);
+  build.details = {"the compiler says:", "", "  labs/02_matmul_tiled/matmul_tiled.cu:40:23: error: expected ';' before '}' token",
+                   "     40 |     float acc = 0.0f"};
+  r.checks = {build};
+  const grade::HistoryLine line = grade::history_line(r, "2026-11-29 10:00:00", "check", "cpu", "build/check/x");
+  REQUIRE(line.notes.size() == 1);
+  CHECK(line.notes[0] == "build: the compiler says: labs/02_matmul_tiled/matmul_tiled.cu:40:23: error: expected ';' before '}' token");
+}
+
 TEST_CASE("a history line reads back as written; a bad one is named and left out, never a crash") {
   const grade::HistoryLine written = grade::history_line(lab01_result(), "2026-11-25 11:08:06", "grade", "cpu", "build/grade/x");
   const std::string text = grade::format_line(written);
