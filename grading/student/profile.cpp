@@ -3,6 +3,7 @@
 // the two that scripts/validate-profile prints.
 //
 //   profile --backend cpu|gpu --counts FILE [--result FILE]   (scripts/profile-lab)
+//   profile ... --estimate                                    (scripts/validate-estimate)
 //   profile --compare --cpu LOG --gpu CSV [--label TEXT]      (scripts/validate-profile)
 //   profile --print-ncu-metrics [--compare]                   (the metrics to ask ncu for)
 //
@@ -10,7 +11,7 @@
 // backend's report uses. Counts that are not there are a run that launched no kernel (the
 // launch log is written at the first launch). The comparison prints, per kernel, the model's and Nsight Compute's
 // sectors per request, wavefronts per request and bank-conflict ways, their ratio, and whether
-// it is within 10%.
+// it is within 10%. --estimate prints the run's estimated time alone, in milliseconds.
 // Exit status: 0 printed (for --compare: every ratio within 10%), 1 a ratio outside, 2 bad
 // arguments or a file that cannot be read. A C++ program: it reads the counts with the code
 // the technique check reads them with.
@@ -147,7 +148,7 @@ int compare(const std::string& cpu_log, const std::string& gpu_csv, const std::s
 
 int main(int argc, char** argv) {
   std::string backend, counts, result, cpu_log, gpu_csv, label, gpu_model = "H100";
-  bool compare_mode = false, print_metrics = false;
+  bool compare_mode = false, print_metrics = false, estimate_only = false;
   lab::Cli cli(argv[0], "make profile's report from a run's counts, or (--compare) the CPU backend's model against Nsight Compute.");
   cli.add_string("backend", &backend, "cpu (a count-flavor program's launch log) or gpu (ncu --csv --print-units base)");
   cli.add_string("counts", &counts, "the launch log or the CSV");
@@ -157,6 +158,7 @@ int main(int argc, char** argv) {
   cli.add_string("gpu", &gpu_csv, "with --compare: Nsight Compute's CSV of the same program and shape");
   cli.add_string("label", &label, "with --compare: the first column of each line");
   cli.add_string("gpu-model", &gpu_model, "the GPU the CPU backend's estimates are for: H100 (default) or H200; a GPU run's are for its own");
+  cli.add_flag("estimate", &estimate_only, "print the run's estimated time alone, in milliseconds (its kernels' estimates added)");
   cli.add_flag("print-ncu-metrics", &print_metrics,
                "print the metrics to ask Nsight Compute for, besides its sections (with --compare: those it compares)");
   cli.parse(argc, argv);
@@ -187,6 +189,10 @@ int main(int argc, char** argv) {
   ctx.gpu = *model;
   describe_problem(result, &ctx);
   grade::RunCounts run = backend == "cpu" ? grade::read_launch_log(counts) : grade::read_ncu_csv(counts);
+  if (estimate_only) {
+    printf("%.6g\n", 1e3 * grade::estimated_seconds(run, ctx));
+    return lab::kExitPass;
+  }
   if (backend == "cpu") ctx.lines_note = grade::locate_sites(&run, cwd());
   fputs(grade::profile_report(run, ctx).c_str(), stdout);
   return lab::kExitPass;

@@ -242,6 +242,13 @@ std::vector<Finding> profile_findings(const RunCounts& run, const ProfileContext
   return out;
 }
 
+double estimated_seconds(const RunCounts& run, const ProfileContext& ctx) {
+  double seconds = 0;
+  for (const KernelCounts& k : run.kernels)
+    seconds += roofline(kernel_flops(run, k, ctx).value_or(0), k.dram_bytes.value_or(0), l1_steps(k), ctx.gpu).seconds;
+  return seconds;
+}
+
 std::string profile_report(const RunCounts& run, const ProfileContext& ctx) {
   std::string r = "make profile: " + ctx.title + ", " +
                   (cpu(run) ? "CPU backend: counted by its memory model (cpusim/README.md)"

@@ -43,5 +43,7 @@ Estimate roofline(double flops, double dram_bytes, double l1_steps, const Refere
 // A kernel's L1 steps: its global requests' lines (Nsight Compute gives no lines: a request's
 // sectors / 4, at least one) and its shared wavefronts.
 double l1_steps(const KernelCounts& k);
+// The run's estimated time: its kernels' estimates, one after another (scripts/validate-estimate).
+double estimated_seconds(const RunCounts& run, const ProfileContext& ctx);
 
 }  // namespace grade
