@@ -122,13 +122,14 @@ inline bool any_of(const std::string& options, Pred pred) {
   return false;
 }
 
-// Grades every lab of SRC, JOBS at a time, and checks what any such grading prints: exit 0,
+// Grades every lab of SRC, JOBS at a time, on RUBRIC, and checks what any such grading prints: exit 0,
 // SCORE as its last line, and the labs one after another, whatever order they finished in:
 // each lab's header, then its subtotal line, which starts with "lab NN: " + SUBTOTAL; a lab in
 // steps, each step's, in their order ("== lab 03 matmul_register, step 1 (1d): ...", then
 // "lab 03, step 1: " + SUBTOTAL).
-inline Graded grade_every_lab(const std::string& src, const std::string& score, const std::string& subtotal, int jobs = 1) {
-  const Graded g = run_grader({"--src", src, "--jobs", std::to_string(jobs)});
+inline Graded grade_every_lab(const std::string& src, const std::string& score, const std::string& subtotal, int jobs = 1,
+                              const std::string& rubric = "grading/rubric.txt") {
+  const Graded g = run_grader({"--src", src, "--jobs", std::to_string(jobs), "--rubric", rubric});
   CAPTURE(g.run.output);
   REQUIRE(g.run.exited(0));
   CHECK(last_line(g.run.output) == score);
