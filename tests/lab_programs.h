@@ -76,18 +76,23 @@ inline void copy_part(const std::string& from, const std::string& to, const std:
 // every lab program links in each CPU flavor, the solutions' programs and its stamp, which holds
 // in the copy as the grader and the makefiles are the same (grading/core/grade.cpp). These parts
 // are written once, before the tests, so a copy made while other tests grade reads them whole.
+// Of the grader's build folder of the tests, what a grader with the same program and makefiles
+// finds up to date in the build folder FOLDER: see reuse_builds.
+inline void reuse_grader_builds(const std::string& folder) {
+  for (const char* made : {".grader-stamp", "cpusim", "public", "host"}) copy_part("build/grade-tests", folder, made);
+  for (const char* flavor : {"cpu", "cpu-asan", "cpu-tsan", "cpu-count"}) {
+    for (const char* parts : {"obj/harness", "obj/common", "obj/solutions", "bin/solutions"}) {
+      copy_part("build/grade-tests", folder, std::string(flavor) + "/" + parts);
+    }
+  }
+}
+
 inline void reuse_builds(const std::string& copy, bool tests = false) {
   for (const char* made : {"cpusim", "host"}) copy_part("build", copy + "/build", made);
   if (tests) {
     for (const char* made : {"test", "cpu/cpusim-suite"}) copy_part("build", copy + "/build", made);
   }
-  const std::string grader_builds = copy + "/build/grade-build";
-  for (const char* made : {".grader-stamp", "cpusim", "public", "host"}) copy_part("build/grade-tests", grader_builds, made);
-  for (const char* flavor : {"cpu", "cpu-asan", "cpu-tsan", "cpu-count"}) {
-    for (const char* parts : {"obj/harness", "obj/common", "obj/solutions", "bin/solutions"}) {
-      copy_part("build/grade-tests", grader_builds, std::string(flavor) + "/" + parts);
-    }
-  }
+  reuse_grader_builds(copy + "/build/grade-build");
 }
 
 using text::contains;

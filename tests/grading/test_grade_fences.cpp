@@ -265,12 +265,15 @@ TEST_CASE("a grader that is not root fences student code in a user namespace" *
           doctest::skip(lab_test::kNoCpuSolutions || kNoUserNamespace)) {
   // The peek entry, graded by a user of the pool: its programs run as that user too, in namespaces of
   // their own, and find neither the solution, the history, the solution's program nor another
-  // run's outputs. The grader's own folders are fresh ones in /tmp.
+  // run's outputs. The grader's own folders are in /tmp, its build folder (the user's) holding
+  // a copy of what the tests' grader built, so that only the peek entry is built.
   const std::string out = "/tmp/grade-not-root-" + std::to_string(getpid());
   lab::RunOptions options;
   options.timeout_s = 900;
   options.env = {"PEEK_CHECKOUT=" + std::filesystem::current_path().string()};
   const std::unique_ptr<grade::StudentUid> uid = grade::StudentUid::take();
+  lab_test::reuse_grader_builds(out + "/build");
+  REQUIRE(lab::run_command({"chown", "-R", std::to_string(uid->uid()) + ":" + std::to_string(uid->uid()), out}).exited(0));
   const lab::RunResult r = lab::run_command(as_user(*uid, {"build/host/grade", "--backend", "cpu", "--seed", "4242", "--src", "build/corpus/peek",
                                                            "--lab", "01", "--rubric", "tests/fixtures/rubric-fast.txt", "--out", out,
                                                            "--build-dir", out + "/build"}),
