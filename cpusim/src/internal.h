@@ -176,8 +176,17 @@ struct shared_arena {
   void begin_block(block_context& b, size_t dynamic_bytes);
   void* allocate(size_t size, size_t align);
 };
+// A fiber that ended its CUDA thread and waits to serve the same thread index of a later block,
+// with what the sanitizers know of it (see scheduler.cpp).
+struct parked_fiber {
+  boost::context::fiber context;
+  void* fake_stack = nullptr;
+  const void* scheduler_stack_bottom = nullptr;
+  size_t scheduler_stack_size = 0;
+};
 struct worker {
   stack_pool stacks;
+  std::vector<parked_fiber> parked;  // by the fiber's pool index
   shared_arena arena;
   block_context block;
   unsigned long long blocks_run = 0;

@@ -42,16 +42,15 @@ inline void fiber_started(thread_slot& t) {
   (void)t;
 }
 
-// In fiber t, just before it yields (ending == false) or returns for good (ending == true).
-inline void leave_fiber(thread_slot& t, bool ending, void* tsan_scheduler) {
+// In fiber t, just before it yields (fibers never return: they wait for the next block's thread).
+inline void leave_fiber(thread_slot& t, void* tsan_scheduler) {
 #if defined(CPUSIM_ASAN)
-  __sanitizer_start_switch_fiber(ending ? nullptr : &t.fiber_fake_stack, t.scheduler_stack_bottom,
-                                 t.scheduler_stack_size);
+  __sanitizer_start_switch_fiber(&t.fiber_fake_stack, t.scheduler_stack_bottom, t.scheduler_stack_size);
 #endif
 #if defined(CPUSIM_TSAN)
   __tsan_switch_to_fiber(tsan_scheduler, __tsan_switch_to_fiber_no_sync);
 #endif
-  (void)t, (void)ending, (void)tsan_scheduler;
+  (void)t, (void)tsan_scheduler;
 }
 
 // In fiber t, once the scheduler resumed it.

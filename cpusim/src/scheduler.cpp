@@ -28,49 +28,68 @@ struct pooled_stack {
   void deallocate(boost::context::stack_context&) noexcept {}
 };
 
-// The whole life of one CUDA thread.
+// One CUDA thread, run by its fiber.
+void run_thread(thread_slot& t) {
+  block_context& b = *current_block;
+  if (san::tsan) san::acquire(&b.tsan_sync[2]);  // the block's setup (its shared memory...)
+  // A kernel that throws is a fault; we leave the catch block before abandoning the fiber,
+  // since the C++ runtime keeps caught exceptions per OS thread, not per fiber.
+  std::string thrown;
+  try {
+    b.launch->invoke(b.launch->body);
+  } catch (const std::exception& e) {
+    thrown = std::string("a C++ exception: ") + e.what();
+  } catch (...) {
+    thrown = "a C++ exception";
+  }
+  if (!thrown.empty())
+    fault_in_thread(cudaErrorLaunchFailure, "error: " + kernel_and_block(b) + " thread " +
+                                                describe_thread(t.index) + " threw " + thrown);
+  t.state = thread_state::finished;
+  check_recent_loads(t);
+  san::release(&tsan_launch_done);
+}
+
+// The life of a fiber: CUDA thread after CUDA thread. Making a fiber, with the switches that start
+// and end it, costs more than the whole thread in a grid of many small blocks (lab 02's grid-limit
+// shape runs 67 million threads), so a fiber whose thread ended waits at the end of this loop, and
+// the scheduler resumes it as the same thread index of a later block (current_thread says which).
 struct fiber_main {
-  thread_slot* self;
   boost::context::fiber operator()(boost::context::fiber&& scheduler) {
-    thread_slot& t = *self;
-    t.scheduler = std::move(scheduler);
-    san::fiber_started(t);
-    block_context& b = *current_block;
-    if (san::tsan) san::acquire(&b.tsan_sync[2]);  // the block's setup (its shared memory...)
-    // A kernel that throws is a fault; we leave the catch block before abandoning the fiber,
-    // since the C++ runtime keeps caught exceptions per OS thread, not per fiber.
-    std::string thrown;
-    try {
-      b.launch->invoke(b.launch->body);
-    } catch (const std::exception& e) {
-      thrown = std::string("a C++ exception: ") + e.what();
-    } catch (...) {
-      thrown = "a C++ exception";
+    thread_slot* t = current_thread;
+    t->scheduler = std::move(scheduler);
+    san::fiber_started(*t);
+    for (;;) {
+      run_thread(*t);
+      san::leave_fiber(*t, current_block->tsan_scheduler);
+      boost::context::fiber back = std::move(t->scheduler).resume();
+      t = current_thread;
+      t->scheduler = std::move(back);
+      san::back_in_fiber(*t);
     }
-    if (!thrown.empty())
-      fault_in_thread(cudaErrorLaunchFailure, "error: " + kernel_and_block(b) + " thread " +
-                                                  describe_thread(t.index) + " threw " + thrown);
-    t.state = thread_state::finished;
-    check_recent_loads(t);
-    san::release(&tsan_launch_done);
-    san::leave_fiber(t, true, b.tsan_scheduler);
-    return std::move(t.scheduler);
   }
 };
 
-// Fibers of a failed block are never resumed again, and never destroyed: destroying a suspended
-// boost fiber unwinds it, which would run through the kernel's frames (and through
-// __assert_fail, which may not throw). Their stacks are leaked with them.
+// A finished thread's fiber waits in the OS thread's pool for the next block.
+void park(worker& w, thread_slot& t) {
+  if (w.parked.size() <= size_t(t.pool_index)) w.parked.resize(size_t(t.pool_index) + 1);
+  parked_fiber& p = w.parked[size_t(t.pool_index)];
+  p.context = std::move(t.context);
+  p.fake_stack = t.fiber_fake_stack;
+  p.scheduler_stack_bottom = t.scheduler_stack_bottom;
+  p.scheduler_stack_size = t.scheduler_stack_size;
+}
+
+// Fibers of a failed block that had not finished are never resumed again, and never destroyed:
+// destroying a suspended boost fiber unwinds it, which would run through the kernel's frames (and
+// through __assert_fail, which may not throw). Their stacks are leaked with them.
 std::mutex abandoned_mutex;
 std::vector<boost::context::fiber*> abandoned;
 
-void abandon_fibers(block_context& b, worker& w) {
+void abandon(worker& w, thread_slot& t) {
   std::lock_guard<std::mutex> lock(abandoned_mutex);
-  for (thread_slot& t : b.threads)
-    if (t.context) {
-      abandoned.push_back(new boost::context::fiber(std::move(t.context)));
-      w.stacks.forget(t.pool_index);
-    }
+  abandoned.push_back(new boost::context::fiber(std::move(t.context)));
+  w.stacks.forget(t.pool_index);
 }
 
 // ThreadSanitizer fibers are costly to create (about a millisecond each), so they are reused:
@@ -85,15 +104,23 @@ int pool_index(const worker& w, const thread_slot& t) {
 void start_fiber(worker& w, block_context& b, thread_slot& t) {
   t.pool_index = pool_index(w, t);
   t.stack = w.stacks.take(t.pool_index);
-  boost::context::stack_context sctx;
-  // Each stack's top at another offset within a page: stacks a whole number of pages apart would
-  // put every fiber's hot frames in the same few cache sets, and switching through a block's
-  // threads would miss the cache at each switch.
-  const size_t stagger = size_t(t.pool_index) * 64 % 4096;
-  sctx.size = t.stack.size - stagger;
-  sctx.sp = t.stack.base + sctx.size;
-  t.context = boost::context::fiber(std::allocator_arg, boost::context::preallocated(sctx.sp, sctx.size, sctx),
-                                    pooled_stack{}, fiber_main{&t});
+  if (size_t(t.pool_index) < w.parked.size() && w.parked[size_t(t.pool_index)].context) {
+    parked_fiber& p = w.parked[size_t(t.pool_index)];
+    t.context = std::move(p.context);
+    t.fiber_fake_stack = p.fake_stack;
+    t.scheduler_stack_bottom = p.scheduler_stack_bottom;
+    t.scheduler_stack_size = p.scheduler_stack_size;
+  } else {
+    boost::context::stack_context sctx;
+    // Each stack's top at another offset within a page: stacks a whole number of pages apart
+    // would put every fiber's hot frames in the same few cache sets, and switching through a
+    // block's threads would miss the cache at each switch.
+    const size_t stagger = size_t(t.pool_index) * 64 % 4096;
+    sctx.size = t.stack.size - stagger;
+    sctx.sp = t.stack.base + sctx.size;
+    t.context = boost::context::fiber(std::allocator_arg, boost::context::preallocated(sctx.sp, sctx.size, sctx),
+                                      pooled_stack{}, fiber_main{});
+  }
 #if defined(CPUSIM_TSAN)
   std::vector<void*>& fibers = w.stacks.tsan_fibers;
   if (fibers.size() <= size_t(t.pool_index)) fibers.resize(size_t(t.pool_index) + 1);
@@ -137,7 +164,8 @@ void begin_block(block_context& b, launch_state& launch, unsigned long long line
   b.barrier_mismatch = -1;
   b.barrier_generation = 0;
   b.fault = cudaSuccess;
-  b.rng.seed(config().seed ^ (linear_index * 0x9E3779B97F4A7C15ull));
+  // Seeding costs about a microsecond (312 words): only the random schedule draws from it.
+  if (config().schedule == schedule_kind::random) b.rng.seed(config().seed ^ (linear_index * 0x9E3779B97F4A7C15ull));
   // Fibers push to these vectors; reserving here keeps the fibers from allocating, which
   // ThreadSanitizer would see as the fibers racing on the runtime's own memory.
   b.runnable.clear();
@@ -210,10 +238,14 @@ void run_rounds(block_context& b, std::vector<int>& round) {
   }
 }
 
-// What outlives the block: its fibers if it failed, its memory traffic, its static shared
+// What outlives the block: its fibers, its memory traffic, its static shared
 // memory in the launch's largest.
 void end_block(block_context& b, launch_state& launch, worker& w) {
-  if (b.fault != cudaSuccess) abandon_fibers(b, w);
+  for (thread_slot& t : b.threads) {
+    if (!t.context) continue;
+    if (t.state == thread_state::finished) park(w, t);
+    else abandon(w, t);  // the block failed
+  }
   count_block_accesses(b);
   ++w.blocks_run;
   size_t seen = launch.static_shared_bytes.load();
@@ -226,7 +258,7 @@ void end_block(block_context& b, launch_state& launch, worker& w) {
 
 void yield_to_scheduler(thread_slot& t) {
   check_recent_loads(t);
-  san::leave_fiber(t, false, current_block->tsan_scheduler);
+  san::leave_fiber(t, current_block->tsan_scheduler);
   t.scheduler = std::move(t.scheduler).resume();
   san::back_in_fiber(t);
   refresh_recent_loads(t);
