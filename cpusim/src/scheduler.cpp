@@ -92,17 +92,19 @@ void abandon(worker& w, thread_slot& t) {
   w.stacks.forget(t.pool_index);
 }
 
-// ThreadSanitizer fibers are costly to create (about a millisecond each), so they are reused:
-// thread i of a block gets the OS thread's fiber (and stack) number 2i or 2i+1, alternating from
-// block to block. Thread i of blocks j and j+2 on the same OS thread are therefore ordered for
-// ThreadSanitizer, and a race between just those two would go unseen; races between consecutive
-// blocks, or between different thread indices, are found.
-int pool_index(const worker& w, const thread_slot& t) {
-  return san::tsan ? 2 * t.linear + int(w.blocks_run & 1) : t.linear;
+// ThreadSanitizer fibers are costly to create (about a millisecond each) and to keep (770 KB of
+// state each), so they are reused, as few as can be: in a block of n threads, thread i gets the
+// OS thread's fiber (and stack) number (i + k) mod (n + 1) in its k-th block. Thread i of two
+// blocks less than n + 1 apart on the same OS thread then has two fibers, which ThreadSanitizer
+// does not order, so a race between them is found (the usual one: thread 0 of every block adding
+// to one total); only thread i + d of a block and thread i of the block d later share a fiber,
+// and a race between just those two would go unseen.
+int pool_index(const worker& w, const block_context& b, const thread_slot& t) {
+  return san::tsan ? int((t.linear + w.blocks_run) % (unsigned long long)(b.nthreads + 1)) : t.linear;
 }
 
 void start_fiber(worker& w, block_context& b, thread_slot& t) {
-  t.pool_index = pool_index(w, t);
+  t.pool_index = pool_index(w, b, t);
   t.stack = w.stacks.take(t.pool_index);
   if (size_t(t.pool_index) < w.parked.size() && w.parked[size_t(t.pool_index)].context) {
     parked_fiber& p = w.parked[size_t(t.pool_index)];
