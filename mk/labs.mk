@@ -134,6 +134,10 @@ $(BUILD)/gpu/bin/bench: $(BUILD)/gpu/obj/harness/bench.o $(BUILD)/gpu/obj/harnes
 	@mkdir -p $(@D)
 	$(LINK_gpu) $^ -lcublas -o $@
 
+# The CPU backend's yardstick: the labs' arithmetic as plain loops (scripts/bench-backend).
+$(BUILD)/host/plain_loops: $(BUILD)/host/harness/plain_loops.o $(HOST_OBJS)
+	$(CXX) $(CXXFLAGS) $^ -o $@
+
 # ---- the grader and its tools ----
 
 # grading/ holds three products, a folder each: core/ (make grade), course/ (make grade-class,

@@ -1,7 +1,7 @@
 # The maintainers' machinery: the skeletons made from the solutions, the grader's two builds,
 # and the check that every .cu file compiles with nvcc. Included by the Makefile.
 
-.PHONY: skeletons check-skeletons program program-parts nvcc-all
+.PHONY: skeletons check-skeletons program program-parts nvcc-all bench-backend
 
 # ---- skeletons ----
 
@@ -75,3 +75,11 @@ nvcc-all: $(patsubst %.cu,$(BUILD)/gpu/obj/%.o,$(ALL_CU)) \
           $(foreach s,labs $(if $(SOLUTION_LABS),solutions),$(foreach l,$(LABS),$(call lab_program,$(l),$(s),gpu))) \
           $(BUILD)/gpu/bin/ceilings $(BUILD)/gpu/bin/bench
 
+
+
+# ---- the CPU backend's speed ----
+
+## time each lab's solution on the CPU backend beside the same arithmetic as plain loops (one OS thread)
+bench-backend: $(foreach l,$(SOLUTION_LABS),$(call lab_program,$(l),solutions,cpu)) $(BUILD)/host/plain_loops
+	@[ -n "$(SOLUTION_LABS)" ] || { echo "make bench-backend: no solutions/ here, nothing to time" >&2; exit 2; }
+	BUILD=$(BUILD) scripts/bench-backend
