@@ -8,7 +8,10 @@
 //     hold a path (a word with a / inside it, or a file name such as `matmul_naive.cu`), with
 //     runs of blanks and line breaks inside a span read as one space;
 //   - the same figures, as a multiset (defined below);
-//   - the same link targets, as a multiset (a translation may reorder a sentence's links).
+//   - the same link targets, as a multiset (a translation may reorder a sentence's links), where
+//     the twin links to the Chinese twin of every listed document the English links to: a link
+//     to X.zh-CN.md in Chinese stands for one to X.md in English, and a Chinese link to a listed
+//     English document (whose twin a Chinese reader would want) is a difference of its own.
 // Only the words may differ. Each difference is reported by what it is and where it lies in
 // both files: the heading, the code block, the command, the figure or the link.
 //
@@ -228,6 +231,28 @@ void compare_multisets(const char* what, const std::vector<Found>& en, const std
   }
 }
 
+std::string twin_of(const std::string& english) { return english.substr(0, english.size() - 3) + ".zh-CN.md"; }
+
+// A link to a Chinese twin, X.zh-CN.md (an anchor kept), as a link to its English X.md; any
+// other link as it is.
+std::string twin_to_english(const std::string& target) {
+  static const std::regex twin(R"(^(.*)\.zh-CN\.md(#.*)?$)");
+  std::smatch m;
+  return std::regex_match(target, m, twin) ? m[1].str() + ".md" + m[2].str() : target;
+}
+
+std::vector<std::string> listed_documents();
+
+// Whether TARGET, a link of the document at DOC (a relative .md path, an anchor allowed), names a
+// listed document: one whose Chinese twin a Chinese document should link instead.
+bool has_twin(const std::string& doc, const std::string& target) {
+  const std::string path = target.substr(0, target.find('#'));
+  if (path.size() < 3 || path.compare(path.size() - 3, 3, ".md") != 0 || path.find("://") != std::string::npos) return false;
+  const std::string resolved = (fs::path(doc).parent_path() / path).lexically_normal().string();
+  const std::vector<std::string> listed = listed_documents();
+  return std::find(listed.begin(), listed.end(), resolved) != listed.end();
+}
+
 // What differs between an English document and its Chinese twin, each difference a line that
 // names it; empty when they agree. EN_NAME and ZH_NAME are their paths, for the messages.
 std::vector<std::string> parity_problems(const std::string& en_name, const std::string& en_text,
@@ -263,7 +288,18 @@ std::vector<std::string> parity_problems(const std::string& en_name, const std::
   }
   compare_multisets("command", en.commands, zh.commands, &problems);
   compare_multisets("figure", en.figures, zh.figures, &problems);
-  compare_multisets("link", en.links, zh.links, &problems);
+  // Links: the twin's to Chinese twins read as the English documents they translate.
+  std::vector<Found> zh_links;
+  for (const Found& link : zh.links) {
+    const std::string target = link.text;
+    const std::string english = twin_to_english(target);
+    if (english == target && has_twin(zh_name, target)) {
+      problems.push_back("link `" + target + "` (" + at(zh_name, link) + ") leads a Chinese reader to English: link `" +
+                         twin_of(target) + "`");
+    }
+    zh_links.push_back({english, link.line});
+  }
+  compare_multisets("link", en.links, zh_links, &problems);
   return problems;
 }
 
@@ -273,8 +309,6 @@ std::string read_text(const std::string& path) {
   s << in.rdbuf();
   return s.str();
 }
-
-std::string twin_of(const std::string& english) { return english.substr(0, english.size() - 3) + ".zh-CN.md"; }
 
 // The English documents that have a Chinese twin: the paths of docs/zh-CN.txt, # comments aside.
 std::vector<std::string> listed_documents() {
@@ -334,7 +368,7 @@ const char* const kChinese = R"md(# 实验 01：朴素矩阵乘法
 make run LAB=01                  # the edges, then check and time
 ```
 
-`make run LAB=01` 构建 `labs/01_matmul_naive/matmul_naive.cu`；参见[入门指南](../../docs/getting-started.md)。
+`make run LAB=01` 构建 `labs/01_matmul_naive/matmul_naive.cu`；参见[入门指南](../../docs/getting-started.zh-CN.md)。
 
 ### 规模
 
@@ -396,9 +430,14 @@ TEST_CASE("the check of a Chinese twin passes a faithful one and names each diff
                                                        "1 in Chinese)"});
   }
   SUBCASE("one link") {
-    const auto problems = sample_problems(replaced(kChinese, "(../../docs/getting-started.md)", "(../../docs/getting-started.zh-CN.md)"));
+    const auto problems = sample_problems(replaced(kChinese, "(../../docs/getting-started.zh-CN.md)", "(../../docs/tuning.md)"));
     check_problems(problems, {"link `../../docs/getting-started.md`: 1 in English (line 13), 0 in Chinese",
-                                                       "link `../../docs/getting-started.zh-CN.md`: 0 in English, 1 in Chinese (line 13)"});
+                                                       "link `../../docs/tuning.md`: 0 in English, 1 in Chinese (line 13)"});
+  }
+  SUBCASE("a link to the English document where its Chinese twin exists") {
+    const auto problems = sample_problems(replaced(kChinese, "(../../docs/getting-started.zh-CN.md)", "(../../docs/getting-started.md)"));
+    check_problems(problems, {"link `../../docs/getting-started.md` (labs/01/README.zh-CN.md:13) leads a Chinese reader to "
+                              "English: link `../../docs/getting-started.zh-CN.md`"});
   }
   SUBCASE("a figure, a heading and a command at once") {
     std::string zh = replaced(kChinese, "5.72 TFLOP/s", "5.27 TFLOP/s");
