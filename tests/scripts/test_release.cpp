@@ -125,6 +125,48 @@ std::vector<std::string> instructor_lines(const std::string& folder) {
   return found;
 }
 
+// Every path of this checkout that a document of COPY (its .md files) names and COPY lacks, as
+// "document:line: path". A path is a word that starts with a folder of this checkout (or
+// build/corpus and build/variants, which the corpus and the variants fill), read from the
+// copy's root or from the document's folder; a name that stands for several (labs/NN_name,
+// build/corpus/NAME) is not one, and one cut short (problems.{h,cpp}, test_grade*.cpp) counts as
+// present when a file of its folder starts with it.
+std::vector<std::string> missing_names(const std::string& copy) {
+  std::string roots = "build/corpus|build/variants";
+  for (const auto& e : fs::directory_iterator(".")) {
+    const std::string name = e.path().filename().string();
+    if (e.is_directory() && name[0] != '.' && name != "build") roots += "|" + name;
+  }
+  const std::regex path("(^|[^A-Za-z0-9_./-])((" + roots + ")/([A-Za-z0-9_.+/-]*[A-Za-z0-9_])?)");
+  const std::regex placeholder("(^|/)[A-Z]+(_|/|$)");  // NN_name, build/corpus/NAME
+  auto present = [](const fs::path& p) {
+    std::error_code ec;
+    if (fs::exists(p, ec)) return true;
+    for (const auto& e : fs::directory_iterator(p.parent_path(), ec)) {
+      if (e.path().filename().string().rfind(p.filename().string(), 0) == 0) return true;
+    }
+    return false;
+  };
+  std::vector<std::string> missing;
+  for (const auto& e : fs::recursive_directory_iterator(copy)) {
+    if (e.path().extension() != ".md") continue;
+    std::istringstream lines(lab_test::read_file(e.path()));
+    int n = 0;
+    for (std::string line; std::getline(lines, line);) {
+      ++n;
+      for (std::sregex_iterator it(line.begin(), line.end(), path), end; it != end; ++it) {
+        const std::string named = (*it)[2];
+        if (std::regex_search(named, placeholder) || present(fs::path(copy) / named) ||
+            present(e.path().parent_path() / named)) {
+          continue;
+        }
+        missing.push_back(fs::relative(e.path(), copy).string() + ":" + std::to_string(n) + ": " + named);
+      }
+    }
+  }
+  return missing;
+}
+
 }  // namespace
 
 TEST_SUITE("release") {
@@ -223,6 +265,8 @@ TEST_CASE("the students' copy: no solution by path or content, one commit, and m
   CHECK(run({"git", "-C", copy, "status", "--porcelain"}).output.empty());
   const std::vector<std::string> left = instructor_lines(copy);
   CHECK_MESSAGE(left.empty(), "documents of the students' copy that name what only the instructor's has:\n", text::joined(left));
+  const std::vector<std::string> absent = missing_names(copy);
+  CHECK_MESSAGE(absent.empty(), "documents of the students' copy that name a file or folder it lacks:\n", text::joined(absent));
   // Every command its documents show is one that this checkout's show, which test_doc_commands
   // runs here: the students' copy only leaves commands out, those that name the solutions.
   std::vector<std::string> untagged;
