@@ -205,9 +205,13 @@ bench:
 doctor:
 	@scripts/doctor
 
-## remove every build
+# What grading wrote stays: a class's gradebook and reports (build/class, make grade-class's
+# default OUT), each run's reports (build/grade, build/check) and make status's history
+# (build/progress). rm -rf build removes them too.
+## remove every build, keeping the gradebooks, reports and make status's history
 clean:
-	rm -rf $(BUILD)
+	@[ ! -d $(BUILD) ] || find $(BUILD) -mindepth 1 -maxdepth 1 ! -name class ! -name grade ! -name check ! -name progress \
+	  -exec rm -rf {} + -exec echo "removed {}" \;
 
 # The headers each object was built from (-MMD), found by make itself (no shell): objects lie
 # at most six folders deep in a flavor's, the host's and the tests' build folders.

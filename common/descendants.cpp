@@ -68,6 +68,18 @@ pid_t wait_for_child(pid_t pid, int* status, int options) {
 
 void adopt_orphans() { prctl(PR_SET_CHILD_SUBREAPER, 1); }
 
+void kill_all_descendants() {
+  {
+    const std::lock_guard<std::mutex> hold(children_lock());
+    for (int pid : waited_for()) {
+      kill(-pid, SIGKILL);  // its process group (run_command's children lead one)
+      kill(pid, SIGKILL);
+    }
+    waited_for().clear();
+  }
+  kill_descendants();  // and what left the groups: orphans come to us
+}
+
 int kill_descendants() {
   std::set<int> killed;
   // Killing a process hands its own children to us (we adopt orphans): repeat until none are left.

@@ -20,6 +20,10 @@ void adopt_orphans();
 // many there were.
 int kill_descendants();
 
+// Kills every descendant of this process, those run_command waits for too, and their process
+// groups: for a program that is about to end (interrupted), whose runs end with it.
+void kill_all_descendants();
+
 // Starts a child with SPAWN (0 or an errno, the child's pid in *pid) and marks it as waited for:
 // kill_descendants leaves it alone until wait_for_child has reaped it. Under one lock, so that
 // no cleanup in another thread sees the child between its start and its mark.

@@ -70,9 +70,14 @@ int spawn(const std::vector<std::string>& argv_in, const RunOptions& options, in
   if (!options.cwd.empty()) posix_spawn_file_actions_addchdir_np(&actions, options.cwd.c_str());
   posix_spawnattr_t attr;
   posix_spawnattr_init(&attr);
-  // A process group of its own, so that a timeout kills whatever the command started too.
-  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+  // A process group of its own, so that a timeout kills whatever the command started too; and
+  // no signal blocked, whatever this thread blocks (the grader takes its interrupts in a thread
+  // of their own: grading/core/interrupt.cpp).
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK);
   posix_spawnattr_setpgroup(&attr, 0);
+  sigset_t none;
+  sigemptyset(&none);
+  posix_spawnattr_setsigmask(&attr, &none);
 
   const int err = posix_spawnp(pid, c_argv[0], &actions, &attr, c_argv.data(), c_env.data());
   posix_spawn_file_actions_destroy(&actions);

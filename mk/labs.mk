@@ -47,7 +47,10 @@ endif
 override SRC := $(value SRC)
 make_special_chars := $$ ( ) : ; \# ' " ` \ % * ? [ ]
 plain_name = $(and $(filter 1,$(words $(1))),$(if $(strip $(foreach c,$(make_special_chars),$(findstring $(c),$(1)))),,yes))
-shell_quote = '$(subst ','\'',$(1))'
+# A word for bash, whatever it holds: in single quotes, a quote as '\'', and a newline as '$'\n''
+# (make runs each line of an expanded recipe in a shell of its own, so a newline left in would
+# end the command inside the quotes).
+shell_quote = '$(subst $(newline),'$$'\n'',$(subst ','\'',$(1)))'
 # LAB=01 or LAB=01_matmul_naive -> 01_matmul_naive
 lab_name = $(firstword $(filter $(1)%,$(LABS)))
 # A source folder's name inside build/: labs, solutions, or its path with / as _.

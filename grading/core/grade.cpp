@@ -17,6 +17,7 @@
 #include <ctime>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <exception>
 #include <filesystem>
 #include <functional>
@@ -31,6 +32,7 @@
 #include "common/exit_codes.h"
 #include "common/subprocess.h"
 #include "grading/core/build_folder.h"
+#include "grading/core/interrupt.h"
 #include "grading/core/checks.h"
 #include "grading/core/isolation.h"
 #include "grading/core/progress.h"
@@ -582,11 +584,32 @@ bool report(const grade::Context& ctx, const std::string& device, const std::vec
   return score >= max_score;
 }
 
+// Interrupted: what this run graded is not kept (a rerun grades again), and its report folder
+// says so, or is gone when it was a run folder of its own.
+void on_interrupt(int sig) {
+  std::error_code ec;
+  // Again while anything is left: a killed process's last file operation may land meanwhile.
+  for (int tries = 0; !scratch_dir.empty() && std::filesystem::exists(scratch_dir, ec) && tries < 50; ++tries) {
+    if (tries > 0) usleep(100000);
+    std::filesystem::remove_all(scratch_dir, ec);
+  }
+  const std::string why = std::string("interrupted by SIG") + (sigabbrev_np(sig) ? sigabbrev_np(sig) : "?") +
+                          ": nothing of this run was kept; run it again";
+  if (!runs_dir.empty()) {
+    std::filesystem::remove_all(out_dir, ec);
+  } else if (!out_dir.empty()) {
+    std::filesystem::create_directories(out_dir, ec);
+    grade::write_could_not_grade(out_dir, why);
+  }
+  std::fprintf(stderr, "\n%s: %s\n", command_name, why.c_str());
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   const auto start = std::chrono::steady_clock::now();
   grade::protect_grader();
+  grade::end_cleanly_on_signals(on_interrupt);
   // The builds the grader starts are makes of their own, not part of a calling make's jobs; and
   // `make grade SEED=N` exports SEED, which no student process may read.
   for (const char* name : {"MAKEFLAGS", "MFLAGS", "MAKELEVEL", "SEED"}) unsetenv(name);

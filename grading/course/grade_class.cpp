@@ -17,13 +17,18 @@
 //
 // Exit status: 0 when every student has a row (whatever the scores), 2 when it could not run,
 // 130 when interrupted (the rows so far are written; a rerun goes on).
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cerrno>
 #include <csignal>
+#include <cstring>
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
@@ -352,6 +357,19 @@ std::vector<lab::LabEntry> class_labs(const Options& o) {
   return {*l};
 }
 
+// One local run grades into a class folder at a time: two would grade the same students and
+// write one gradebook over the other. The lock (flock, on OUT/.grade-class.lock) is held until
+// the process ends, however it ends. Slurm's tasks share their class folder by design: each
+// grades its own students, and the merge writes the gradebook once they are done.
+void hold_class_lock(const std::string& out) {
+  const std::string path = out + "/.grade-class.lock";
+  const int fd = open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (fd < 0) cannot_run("cannot open " + path + ": " + std::strerror(errno));
+  if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    cannot_run("another make grade-class is grading into " + out + ": wait for it to end, or grade into another OUT=");
+  }
+}
+
 Class make_class(const Options& o) {
   Class c;
   c.o = o;
@@ -378,6 +396,7 @@ Class make_class(const Options& o) {
   std::error_code ec;
   fs::create_directories(o.out + "/students", ec);
   if (ec) cannot_run("cannot make " + o.out + "/students: " + ec.message());
+  if (grades_here && o.slurm_task < 0) hold_class_lock(o.out);
   c.seed = class_seed(o);
   c.build_dir = shared_build_folder(o);
   return c;
@@ -641,6 +660,9 @@ int main(int argc, char** argv) {
     std::fflush(stdout);
     std::signal(SIGINT, on_interrupt);
     std::signal(SIGTERM, on_interrupt);
+    // make runs this from a shell, which a killed make leaves behind or takes along: either way
+    // the class must stop as if interrupted, its finished students kept.
+    prctl(PR_SET_PDEATHSIG, SIGTERM);
     rows = grade_class(c, graded, workers);
     lab::kill_descendants();
   }

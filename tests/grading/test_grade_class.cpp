@@ -11,6 +11,8 @@
 // GRADE_CLASS_MISSING: every test here is skipped, and one more names what is missing.
 #include <doctest/doctest.h>
 
+#include <fcntl.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -381,6 +383,24 @@ TEST_CASE("a rerun keeps every finished student and grades again only one whose 
     CHECK(after[id]["total"] == before.at(id).at("total"));
     CHECK(after[id]["seed"] == before.at(id).at("seed"));
   }
+}
+
+TEST_CASE("a second run into a class folder is refused while the first holds it, and goes once it ends" *
+          doctest::skip(kNoGradeClass || lab_test::kNoCpuSolutions)) {
+  const fs::path& dir = graded_class();
+  // The first run, as far as its lock goes: this test holds it.
+  const int fd = open((dir / "out" / ".grade-class.lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  REQUIRE(fd >= 0);
+  REQUIRE(flock(fd, LOCK_EX | LOCK_NB) == 0);
+  const lab::RunResult refused = grade_class(dir);
+  CAPTURE(refused.output);
+  CHECK(refused.exited(2));
+  CHECK(contains(refused.output, "another make grade-class is grading into " + (dir / "out").string()));
+  close(fd);
+  const lab::RunResult next = grade_class(dir);
+  CAPTURE(next.output);
+  CHECK(next.exited(0));
+  CHECK(text::count_of(next.output, "(unchanged since the last run: kept)") == 7);
 }
 
 TEST_CASE("the class summary is one page with escaped names, a chart per lab and every student" *

@@ -22,6 +22,7 @@
 
 #include "common/labs.h"
 #include "common/subprocess.h"
+#include "common/text.h"
 #include "grading/core/progress.h"
 #include "grading/core/student_uid.h"
 #include "grading/core/utf8.h"
@@ -176,6 +177,79 @@ TEST_CASE("a folder of any name is graded like any other, and no command in a na
   CAPTURE(make.output);
   CHECK(contains(make.output, "--src '" + root + "/José Ñ O'\\''Brien \"q\" $(touch ran1) `touch ran2` (p) inj$(shell touch ran3)'"));
   for (const char* ran : {"ran1", "ran2", "ran3"}) CHECK_FALSE(std::filesystem::exists(ran));
+
+  // A newline and a tab, through make itself: make runs each line of a recipe in a shell of its
+  // own, so a name's newline must reach the shell quoted, not as a line break.
+  const std::string odd = root + "/line one\nline two\tend";
+  lab::run_command({"mkdir", "-p", odd + "/01_matmul_naive"});
+  lab::run_command({"cp", "solutions/01_matmul_naive/matmul_naive.cu", odd + "/01_matmul_naive"});
+  lab::RunOptions options;
+  options.env = {"MAKEFLAGS=", "MAKELEVEL="};
+  options.timeout_s = 600;
+  const lab::RunResult graded = lab::run_command(
+      {"make", "--no-print-directory", "grade", "SRC=" + odd, "LAB=01", "RUBRIC=tests/fixtures/rubric-fast.txt"}, options);
+  CAPTURE(graded.output);
+  CHECK(graded.exited(0));
+  CHECK(contains(graded.output, "make grade: " + odd + " on the CPU backend"));
+  CHECK(last_line(graded.output) == "Score: 8/8");
+}
+
+// The processes whose working folder or command line lies in FOLDER.
+std::vector<std::string> processes_in(const std::string& folder) {
+  std::vector<std::string> found;
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator("/proc", ec)) {
+    const std::string pid = e.path().filename().string();
+    if (pid.find_first_not_of("0123456789") != std::string::npos) continue;
+    const std::string cwd = std::filesystem::read_symlink(e.path() / "cwd", ec).string();
+    std::string cmdline = read_file(e.path().string() + "/cmdline");
+    std::replace(cmdline.begin(), cmdline.end(), '\0', ' ');
+    if (contains(cwd, folder) || contains(cmdline, folder)) found.push_back(pid + ": " + cmdline);
+  }
+  return found;
+}
+
+// Interrupted two ways: Ctrl-C (SIGINT, sent by timeout here), and make killed, which leaves the
+// shell it ran the grader from gone (the grader's parent: SIGTERM then). Either way what it
+// started ends, its scratch folder goes, and its report folder says it was interrupted instead of
+// holding a result. Lab 02's full rubric: still grading after 8 s anywhere.
+TEST_CASE("an interrupted grading ends what it started, removes its scratch folder and leaves no result" *
+          doctest::skip(lab_test::kNoCpuSolutions)) {
+  for (const std::string how : {"SIGINT", "SIGTERM"}) {
+    CAPTURE(how);
+    // A TMPDIR of its own, as open as /tmp: the student's builds write their temporary files there.
+    const std::string tmp = (std::filesystem::temp_directory_path() / ("interrupted-" + how + "-" + std::to_string(getpid()))).string();
+    const std::string out = "build/grade-test-reports/interrupted-" + how;
+    std::filesystem::remove_all(tmp);
+    std::filesystem::create_directories(tmp);
+    std::filesystem::permissions(tmp, std::filesystem::perms::all | std::filesystem::perms::sticky_bit);
+    std::filesystem::remove_all(out);
+    const std::string grade = std::string("build/host/grade --backend cpu --src solutions --lab 02 --out ") + out +
+                              " --build-dir " + kSharedBuild;
+    // setsid: the grader in a process group of its own, which run_command does not kill with the
+    // shell's once the shell is gone.
+    const std::string script = how == "SIGINT" ? "timeout -s INT 8 " + grade : "setsid " + grade + " & sleep 8; kill -KILL $$";
+    lab::RunOptions options;
+    options.env = {"TMPDIR=" + tmp};
+    options.timeout_s = 300;
+    const lab::RunResult r = lab::run_command({"bash", "-c", script}, options);
+    CAPTURE(r.output);
+    // The SIGTERM case's grader outlives the shell by its cleanup: wait for its report.
+    std::string results;
+    for (int i = 0; i < 600 && !contains(results = read_file(out + "/results.json"), "interrupted"); ++i) usleep(100000);
+    CHECK(contains(results, "interrupted by " + how + ": nothing of this run was kept; run it again"));
+    CHECK_FALSE(contains(results, "\"tests\": [\n    {"));
+    // Its scratch folder (grade-XXXXXX) is gone. A compiler it killed mid-build may leave its
+    // temporary files (cc*.s) in TMPDIR itself, as any killed g++ does.
+    std::vector<std::string> scratch;
+    for (const auto& e : std::filesystem::directory_iterator(tmp)) {
+      if (e.path().filename().string().rfind("grade-", 0) == 0) scratch.push_back(e.path().string());
+    }
+    CHECK_MESSAGE(scratch.empty(), text::joined(scratch));
+    const std::vector<std::string> left = processes_in(tmp);
+    CHECK_MESSAGE(left.empty(), text::joined(left));
+    std::filesystem::remove_all(tmp);
+  }
 }
 
 TEST_CASE("a submission cannot plant a grader, a rubric or a Makefile for the next grading" *

@@ -74,6 +74,26 @@ TEST_CASE("a parse of the Makefile starts no process but one question to the dri
   CHECK(shells == 1);
 }
 
+TEST_CASE("make clean removes the builds and keeps what grading wrote: gradebooks, reports, make status's history") {
+  const std::string build = fs::temp_directory_path() / ("clean-build-" + std::to_string(getpid()));
+  fs::remove_all(build);
+  for (const char* folder : {"class", "grade", "check", "progress", "cpu/bin", "host", "grade-build/cpu"}) {
+    fs::create_directories(build + "/" + folder);
+    std::ofstream(build + "/" + folder + "/file") << "x\n";
+  }
+  std::ofstream(build + "/stamp") << "x\n";
+  lab::RunOptions options;
+  options.env = {"MAKEFLAGS=", "MAKELEVEL="};
+  const lab::RunResult r = lab::run_command({"make", "-s", "clean", "BUILD=" + build}, options);
+  CAPTURE(r.output);
+  CHECK(r.exited(0));
+  for (const std::string kept : {"class/file", "grade/file", "check/file", "progress/file"}) CHECK_MESSAGE(fs::exists(build + "/" + kept), kept);
+  for (const std::string gone : {"cpu", "host", "grade-build", "stamp"}) CHECK_MESSAGE(!fs::exists(build + "/" + gone), gone);
+  // And with nothing built yet.
+  fs::remove_all(build);
+  CHECK(lab::run_command({"make", "-s", "clean", "BUILD=" + build}, options).exited(0));
+}
+
 TEST_CASE("a checkout without solutions/ or tests/corpus builds, tests' targets aside") {
   const std::string copy = fs::temp_directory_path() / ("makefile-copy-" + std::to_string(getpid()));
   fs::remove_all(copy);
