@@ -10,6 +10,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -109,19 +110,23 @@ std::string solution_line(const std::string& solution) {
   return "";
 }
 
-// Every document of FOLDER (its .md files), for what only the instructor's copy has.
-std::vector<std::string> instructor_lines(const std::string& folder) {
-  static const std::regex instructor(R"((^|[^A-Za-z_])(SRC=(solutions|build/corpus|build/variants)|VARIANT=)|<!-- *(/?instructor|student))");
-  std::vector<std::string> found;
+// Calls SEE(document, line number, line) for every line of every document (.md file) of FOLDER.
+void each_doc_line(const std::string& folder, const std::function<void(const fs::path&, int, const std::string&)>& see) {
   for (const auto& e : fs::recursive_directory_iterator(folder)) {
     if (e.path().extension() != ".md") continue;
     std::istringstream lines(lab_test::read_file(e.path()));
     int n = 0;
-    for (std::string line; std::getline(lines, line);) {
-      ++n;
-      if (std::regex_search(line, instructor)) found.push_back(e.path().string() + ":" + std::to_string(n) + ": " + line);
-    }
+    for (std::string line; std::getline(lines, line);) see(e.path(), ++n, line);
   }
+}
+
+// Every document of FOLDER (its .md files), for what only the instructor's copy has.
+std::vector<std::string> instructor_lines(const std::string& folder) {
+  static const std::regex instructor(R"((^|[^A-Za-z_])(SRC=(solutions|build/corpus|build/variants)|VARIANT=)|<!-- *(/?instructor|student))");
+  std::vector<std::string> found;
+  each_doc_line(folder, [&](const fs::path& doc, int n, const std::string& line) {
+    if (std::regex_search(line, instructor)) found.push_back(doc.string() + ":" + std::to_string(n) + ": " + line);
+  });
   return found;
 }
 
@@ -148,22 +153,13 @@ std::vector<std::string> missing_names(const std::string& copy) {
     return false;
   };
   std::vector<std::string> missing;
-  for (const auto& e : fs::recursive_directory_iterator(copy)) {
-    if (e.path().extension() != ".md") continue;
-    std::istringstream lines(lab_test::read_file(e.path()));
-    int n = 0;
-    for (std::string line; std::getline(lines, line);) {
-      ++n;
-      for (std::sregex_iterator it(line.begin(), line.end(), path), end; it != end; ++it) {
-        const std::string named = (*it)[2];
-        if (std::regex_search(named, placeholder) || present(fs::path(copy) / named) ||
-            present(e.path().parent_path() / named)) {
-          continue;
-        }
-        missing.push_back(fs::relative(e.path(), copy).string() + ":" + std::to_string(n) + ": " + named);
-      }
+  each_doc_line(copy, [&](const fs::path& doc, int n, const std::string& line) {
+    for (std::sregex_iterator it(line.begin(), line.end(), path), end; it != end; ++it) {
+      const std::string named = (*it)[2];
+      if (std::regex_search(named, placeholder) || present(fs::path(copy) / named) || present(doc.parent_path() / named)) continue;
+      missing.push_back(fs::relative(doc, copy).string() + ":" + std::to_string(n) + ": " + named);
     }
-  }
+  });
   return missing;
 }
 
