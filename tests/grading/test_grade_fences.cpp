@@ -212,7 +212,7 @@ std::vector<std::string> processes_in(const std::string& folder) {
 // Interrupted two ways: Ctrl-C (SIGINT, sent by timeout here), and make killed, which leaves the
 // shell it ran the grader from gone (the grader's parent: SIGTERM then). Either way what it
 // started ends, its scratch folder goes, and its report folder says it was interrupted instead of
-// holding a result. Lab 02's full rubric: still grading after 8 s anywhere.
+// holding a result. Lab 02's full rubric: still grading (or building) after 4 s anywhere.
 TEST_CASE("an interrupted grading ends what it started, removes its scratch folder and leaves no result" *
           doctest::skip(lab_test::kNoCpuSolutions)) {
   for (const std::string how : {"SIGINT", "SIGTERM"}) {
@@ -228,7 +228,7 @@ TEST_CASE("an interrupted grading ends what it started, removes its scratch fold
                               " --build-dir " + kSharedBuild;
     // setsid: the grader in a process group of its own, which run_command does not kill with the
     // shell's once the shell is gone.
-    const std::string script = how == "SIGINT" ? "timeout -s INT 8 " + grade : "setsid " + grade + " & sleep 8; kill -KILL $$";
+    const std::string script = how == "SIGINT" ? "timeout -s INT 4 " + grade : "setsid " + grade + " & sleep 4; kill -KILL $$";
     lab::RunOptions options;
     options.env = {"TMPDIR=" + tmp};
     options.timeout_s = 300;
