@@ -75,8 +75,6 @@ nvcc-all: $(patsubst %.cu,$(BUILD)/gpu/obj/%.o,$(ALL_CU)) \
           $(foreach s,labs $(if $(SOLUTION_LABS),solutions),$(foreach l,$(LABS),$(call lab_program,$(l),$(s),gpu))) \
           $(BUILD)/gpu/bin/ceilings $(BUILD)/gpu/bin/bench
 
-
-
 # ---- the CPU backend's speed ----
 
 ## time each lab's solution on the CPU backend beside the same arithmetic as plain loops (one OS thread)
