@@ -16,10 +16,10 @@ include mk/config.mk
 include mk/labs.mk
 include mk/variants.mk
 include mk/maintainer.mk
-include mk/gradescope.mk
+include mk/platforms.mk
 include mk/tests.mk
 
-.PHONY: all help run check grade grade-class similarity gradescope release profile bench status test doctor clean
+.PHONY: all help run check grade grade-class similarity release profile bench status test doctor clean
 
 # make run and make profile build SRC with make's own rules, which need a plain folder name (make
 # grade takes any): $(1) the target, in the message.
@@ -138,16 +138,6 @@ similarity: $(GRADE_CLASS)
 	@[ -n "$(SUBMISSIONS)" ] || { echo "make similarity: say which folder, e.g. make similarity SUBMISSIONS=submissions" >&2; exit 2; }
 	@$(GRADE_CLASS) --similarity-only --submissions $(call shell_quote,$(SUBMISSIONS)) $(if $(OUT),--out $(call shell_quote,$(OUT))) \
 	  $(if $(ROSTER),--roster $(call shell_quote,$(ROSTER))) $(if $(LAB),--lab $(LAB)) $(similarity_options)
-
-# The Gradescope autograder zip (scripts/make-gradescope): setup.sh, run_autograder and what the
-# grader needs, no solutions; it grades on the CPU backend. LAB=01 for an assignment per lab;
-# RUBRIC=file; VISIBILITY (the tests) and STDOUT_VISIBILITY (the console): visible, hidden,
-# after_due_date, after_published; TIMEOUT=seconds the grader may take; GRADESCOPE_OUT=dir.
-## the Gradescope autograder zip: LAB=01, RUBRIC=, VISIBILITY=after_due_date, TIMEOUT=540; into build/gradescope
-gradescope:
-	@[ -z "$(LAB)" ] || [ -n "$(call lab_name,$(LAB))" ] || { echo "make gradescope: no lab '$(LAB)' here (labs: $(LABS))" >&2; exit 2; }
-	@scripts/make-gradescope "$(or $(GRADESCOPE_OUT),$(BUILD)/gradescope)" "$(if $(LAB),$(call lab_name,$(LAB)))" "$(or $(RUBRIC),grading/rubric.txt)" \
-	  "$(or $(VISIBILITY),visible)" "$(or $(STDOUT_VISIBILITY),hidden)" "$(or $(TIMEOUT),540)"
 
 # The students' copy (scripts/make-release): labs/ made from the solutions, the documents without
 # what only this copy runs, no solutions/, checked for solution code; a git repository of one

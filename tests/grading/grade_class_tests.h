@@ -1,11 +1,14 @@
 // What the tests of make grade-class and of the tools built on its libraries share
-// (test_grade_class, test_gradescope, test_similarity). mk/ defines GRADE_CLASS_MISSING for
+// (test_grade_class, test_gradescope, test_prairielearn, test_similarity). mk/ defines GRADE_CLASS_MISSING for
 // them where those libraries are missing: their tests are then reported skipped.
 #pragma once
 
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <vector>
+
+#include "common/subprocess.h"
 
 namespace lab_test {
 
@@ -19,6 +22,17 @@ constexpr bool kNoGradeClass = false;
 inline void put(const std::filesystem::path& path, const std::string& text) {
   std::filesystem::create_directories(path.parent_path());
   std::ofstream(path, std::ios::binary) << text;
+}
+
+// Runs a course tool (make, a platform's autograder) with ENV added, in CWD ("" for here), for
+// as long as a grading of a lab may take.
+inline lab::RunResult run_tool(const std::vector<std::string>& argv, const std::vector<std::string>& env = {},
+                               const std::string& cwd = "") {
+  lab::RunOptions options;
+  options.timeout_s = 600;
+  options.env = env;
+  options.cwd = cwd;
+  return lab::run_command(argv, options);
 }
 
 }  // namespace lab_test

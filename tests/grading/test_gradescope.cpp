@@ -31,6 +31,7 @@
 #endif
 
 #include "common/subprocess.h"
+#include "tests/grading/grade_class_tests.h"
 #include "tests/lab_programs.h"
 
 namespace {
@@ -38,19 +39,12 @@ namespace {
 namespace fs = std::filesystem;
 using lab_test::contains;
 using lab_test::read_file;
+using lab_test::run_tool;
 
 const std::string kLabFile = "01_matmul_naive/matmul_naive.cu";
 
 // make gradescope packs with zip (scripts/install-deps gradescope; CI's .ci/run installs it).
 const bool kNoZip = !lab::run_command({"sh", "-c", "command -v zip"}).exited(0);
-
-lab::RunResult run(const std::vector<std::string>& argv, const std::vector<std::string>& env = {}, const std::string& cwd = "") {
-  lab::RunOptions options;
-  options.timeout_s = 600;
-  options.env = env;
-  options.cwd = cwd;
-  return lab::run_command(argv, options);
-}
 
 // What Gradescope sets around setup.sh and run_autograder, here: the fake root, the grader
 // tests' build folder, no packages installed; and no CUDA toolkit on the PATH, which the CPU
@@ -66,7 +60,7 @@ const fs::path& made() {
   static const fs::path out = [] {
     const fs::path dir = fs::absolute("build/test/gradescope");
     fs::remove_all(dir);
-    const lab::RunResult r = run({"make", "--no-print-directory", "gradescope", "LAB=01", "RUBRIC=tests/fixtures/rubric-fast.txt",
+    const lab::RunResult r = run_tool({"make", "--no-print-directory", "gradescope", "LAB=01", "RUBRIC=tests/fixtures/rubric-fast.txt",
                                   "GRADESCOPE_OUT=" + (dir / "out").string()});
     INFO(r.output);
     REQUIRE(r.exited(0));
@@ -82,10 +76,10 @@ const fs::path& autograder_root(std::string* setup_output = nullptr) {
   static const fs::path root = [] {
     const fs::path r = made().parent_path() / "root";
     fs::create_directories(r / "source" / "build");
-    REQUIRE(run({"sh", "-c", "tar -C \"$1\" -cf - . | tar -C \"$2\" -xf -", "sh", (made() / "autograder").string(),
+    REQUIRE(run_tool({"sh", "-c", "tar -C \"$1\" -cf - . | tar -C \"$2\" -xf -", "sh", (made() / "autograder").string(),
                  (r / "source").string()}).exited(0));
     fs::create_directory_symlink(fs::absolute("build/host"), r / "source" / "build" / "host");
-    const lab::RunResult setup = run({"bash", (r / "source" / "setup.sh").string()}, env_for(r));
+    const lab::RunResult setup = run_tool({"bash", (r / "source" / "setup.sh").string()}, env_for(r));
     output = setup.output;
     INFO(setup.output);
     REQUIRE(setup.exited(0));
@@ -110,7 +104,7 @@ json autograde(const std::vector<std::pair<std::string, std::string>>& files) {
     fs::create_directories((root / "submission" / path).parent_path());
     std::ofstream(root / "submission" / path, std::ios::binary) << bytes;
   }
-  const lab::RunResult r = run({(root / "run_autograder").string()}, env_for(root), root.string());
+  const lab::RunResult r = run_tool({(root / "run_autograder").string()}, env_for(root), root.string());
   INFO(r.output);
   CHECK(r.exited(0));
   const json results = json::parse(read_file((root / "results" / "results.json").string()), nullptr, false);
@@ -324,18 +318,18 @@ TEST_CASE("a grader that cannot grade, or a wrong setting, still gives a results
   fs::remove_all(root / "results");
   const std::vector<std::string> env = env_for(root);
   const std::string source = (root / "source").string();
-  lab::RunResult r = run({"build/host/gradescope", "--root", root.string(), "--rubric", "no-such-rubric.txt"}, env, source);
+  lab::RunResult r = run_tool({"build/host/gradescope", "--root", root.string(), "--rubric", "no-such-rubric.txt"}, env, source);
   CHECK(r.exited(0));
   json results = json::parse(read_file((root / "results" / "results.json").string()), nullptr, false);
   check_format(results, 0);
   CHECK(contains(results["output"].get<std::string>(), "could not grade this submission"));
-  r = run({"build/host/gradescope", "--root", root.string(), "--visibility", "sometimes"}, env, source);
+  r = run_tool({"build/host/gradescope", "--root", root.string(), "--visibility", "sometimes"}, env, source);
   CHECK(r.exited(0));
   results = json::parse(read_file((root / "results" / "results.json").string()), nullptr, false);
   check_format(results, 0);
   CHECK(contains(results["output"].get<std::string>(), "the autograder is set up wrongly"));
   // No results folder that can be written: said, exit 2.
-  r = run({"build/host/gradescope", "--root", "/proc/no-such-root"}, env, source);
+  r = run_tool({"build/host/gradescope", "--root", "/proc/no-such-root"}, env, source);
   CHECK(r.exited(2));
   CHECK(contains(r.output, "cannot write /proc/no-such-root/results/results.json"));
 }
@@ -344,7 +338,7 @@ TEST_CASE("a grader that cannot grade, or a wrong setting, still gives a results
 TEST_CASE("make gradescope refuses a setting Gradescope does not know, or a lab that is not there") {
   for (const char* setting : {"VISIBILITY=sometimes", "LAB=99", "TIMEOUT=soon"}) {
     CAPTURE(setting);
-    const lab::RunResult r = run({"make", "--no-print-directory", "gradescope", setting, "GRADESCOPE_OUT=build/test/gradescope-refused"});
+    const lab::RunResult r = run_tool({"make", "--no-print-directory", "gradescope", setting, "GRADESCOPE_OUT=build/test/gradescope-refused"});
     CHECK(r.exited(2));
     CHECK(contains(r.output, "make gradescope: "));
     CHECK_FALSE(fs::exists("build/test/gradescope-refused/autograder.zip"));

@@ -1,11 +1,9 @@
 #include "grading/course/gradescope/results.h"
 
-#include <fstream>
-#include <sstream>
-
 #include <nlohmann/json.hpp>
 
 #include "common/text.h"
+#include "grading/course/autograde.h"
 #include "grading/course/class/gradebook.h"
 
 namespace grade {
@@ -30,15 +28,6 @@ json leaderboard(const std::string& grader_json, const std::vector<lab::LabEntry
   return board;
 }
 
-// What the student reads first: what was graded, and what the CPU backend leaves out.
-std::string preamble(const GradescopeRun& run) {
-  std::string text =
-      "Graded on the CPU backend (Gradescope's machines have no GPU): build, correctness, safety and technique count; "
-      "performance is waived here (0 points of 0). `make grade` on a GPU machine times your kernels.\n";
-  for (const std::string& note : run.notes) text += "- " + note + "\n";
-  return text + "\n";
-}
-
 }  // namespace
 
 bool legal_visibility(const std::string& value) {
@@ -47,16 +36,9 @@ bool legal_visibility(const std::string& value) {
 
 std::string gradescope_results(const std::string& grader_json, const std::vector<lab::LabEntry>& labs, const GradescopeRun& run,
                                std::string* why) {
-  std::ifstream in(grader_json, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  json results = json::parse(text.str(), nullptr, /*allow_exceptions=*/false);
-  if (!in || results.is_discarded()) return *why = "no results.json from the grader (" + grader_json + ")", "";
-  if (!results.is_object() || !results.contains("score") || !results["score"].is_number() || !results.contains("tests") ||
-      !results["tests"].is_array() || !results.contains("output") || !results["output"].is_string()) {
-    return *why = "the grader's results.json lacks its score, tests or output", "";
-  }
-  results["output"] = preamble(run) + results["output"].get<std::string>();
+  json results;
+  if (!read_grader_results(grader_json, &results, why)) return "";
+  results["output"] = upload_preamble("Gradescope", run.notes) + results["output"].get<std::string>();
   results["output_format"] = "text";
   results["test_output_format"] = "text";
   results["test_name_format"] = "text";
