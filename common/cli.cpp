@@ -28,6 +28,10 @@ void Cli::add_string(const std::string& name, std::string* value, const std::str
   options_.push_back({name, Kind::kString, value, 0, 0, help, *value});
 }
 
+void Cli::add_strings(const std::string& name, std::vector<std::string>* values, const std::string& help) {
+  options_.push_back({name, Kind::kStrings, values, 0, 0, help, ""});
+}
+
 const Cli::Option* Cli::find(const std::string& name) const {
   for (const Option& option : options_) {
     if (option.name == name) return &option;
@@ -38,7 +42,8 @@ const Cli::Option* Cli::find(const std::string& name) const {
 std::string Cli::usage() const {
   std::string text = "usage: " + program_ + " [options]\n" + summary_ + "\n\noptions:\n";
   for (const Option& o : options_) {
-    std::string flag = "--" + o.name + (o.kind == Kind::kFlag ? "" : o.kind == Kind::kInt ? " N" : " TEXT");
+    const char* value = o.kind == Kind::kFlag ? "" : o.kind == Kind::kInt ? " N" : o.kind == Kind::kStrings ? " TEXT..." : " TEXT";
+    std::string flag = "--" + o.name + value;
     flag.resize(std::max<size_t>(flag.size(), 16), ' ');
     text += "  " + flag + " ";
     // A help of several lines continues under its first.
@@ -75,6 +80,10 @@ std::string Cli::try_parse(int argc, const char* const* argv) {
     }
     if (option->kind == Kind::kString) {
       *static_cast<std::string*>(option->value) = text;
+      continue;
+    }
+    if (option->kind == Kind::kStrings) {
+      static_cast<std::vector<std::string>*>(option->value)->push_back(text);
       continue;
     }
     const std::string range = "a whole number from " + std::to_string(option->min) + " to " + std::to_string(option->max);

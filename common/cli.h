@@ -16,6 +16,8 @@ class Cli {
   void add_int(const std::string& name, int64_t* value, int64_t min, int64_t max, const std::string& help);
   void add_flag(const std::string& name, bool* value, const std::string& help);
   void add_string(const std::string& name, std::string* value, const std::string& help);
+  // An option that may be given more than once: each value is added to VALUES.
+  void add_strings(const std::string& name, std::vector<std::string>* values, const std::string& help);
 
   // Sets the variables from argv. --help prints the usage and exits 0; anything wrong prints
   // one line and exits with kExitCannotRun.
@@ -26,7 +28,7 @@ class Cli {
   std::string usage() const;
 
  private:
-  enum class Kind { kInt, kFlag, kString };
+  enum class Kind { kInt, kFlag, kString, kStrings };
   struct Option {
     std::string name;
     Kind kind;

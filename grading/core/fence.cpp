@@ -1,22 +1,29 @@
 // build/host/fence: the mounts of a student process's fences, made inside the mount namespace that
 // `unshare --mount` gave it (grading/core/sandbox.cpp), then the command:
 //
-//   fence UP_LINE CHECKOUT BUILD_DIR N WRITABLE... M HIDDEN... -- COMMAND...
+//   fence UP_LINE CHECKOUT BUILD_DIR SCRATCH N WRITABLE... M HIDDEN... -- COMMAND...
 //
-// CHECKOUT and BUILD_DIR are bound onto themselves read-only; each WRITABLE folder is bound again
-// writable; each HIDDEN folder is covered by an empty folder (a tmpfs), and one that is gone by
-// then needs no hiding. Then it enters again the folder it was started in (a process in a folder
-// stays in the one beneath the mounts), prints UP_LINE and runs COMMAND. Exit status 126 when a
-// mount fails, 127 when COMMAND cannot run.
+// First /tmp, /var/tmp and /dev/shm become empty folders of the namespace's own (tmpfs), with
+// CHECKOUT, BUILD_DIR, SCRATCH (the grader's scratch folder) and the working folder bound again
+// at their paths where they lie in one: what student code writes there goes with the namespace,
+// and it finds there nothing of other processes (another grading's scratch folder, what the
+// last student left). Then CHECKOUT and BUILD_DIR are bound onto themselves read-only; each
+// WRITABLE folder is bound again writable; each HIDDEN folder is covered by an empty folder (a
+// tmpfs), and one that is gone by then needs no hiding. Then it enters again the folder it was
+// started in (a process in a folder stays in the one beneath the mounts), prints UP_LINE and
+// runs COMMAND. Exit status 126 when a mount fails, 127 when COMMAND cannot run.
 //
 // A program rather than a shell script of mount(8) calls, because the fences are made for every
 // process the grader starts, and hide a folder per other submission of the build folder: a class's
 // build folder has hundreds, and each mount(8) reads every mount there is (a lab 01 grading's
 // make check ran mount(8) 6,474 times).
+#include <fcntl.h>
 #include <sys/mount.h>
+#include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <climits>
 #include <cstdio>
@@ -60,11 +67,63 @@ void hide(const char* path) {
   }
 }
 
+// PATH is DIR or lies in it.
+bool within(const std::string& path, const std::string& dir) { return path == dir || path.rfind(dir + "/", 0) == 0; }
+
+void make_dirs(const std::string& path) {
+  for (size_t slash = path.find('/', 1);; slash = path.find('/', slash + 1)) {
+    const std::string prefix = path.substr(0, slash);
+    if (mkdir(prefix.c_str(), 0755) != 0 && errno != EEXIST) fail("cannot make " + prefix);
+    if (slash == std::string::npos) return;
+  }
+}
+
+// The folders every process shares and every user may write, each replaced by an empty one of
+// this namespace's own, with the folders of KEEP that lie in it bound again at their paths (from
+// a descriptor opened before: the new folder covers the old path). A shared folder that KEEP
+// lies above, or that is missing, stays as it is.
+void private_shared_folders(const std::vector<const char*>& given) {
+  std::vector<std::string> keep;
+  for (const char* path : given) {
+    char real[PATH_MAX];
+    if (realpath(path, real) == nullptr) fail(std::string("cannot find ") + path);
+    keep.push_back(real);
+  }
+  for (const char* shared : {"/tmp", "/var/tmp", "/dev/shm"}) {
+    struct stat st;
+    if (lstat(shared, &st) != 0 || !S_ISDIR(st.st_mode)) continue;
+    bool above = false;
+    std::vector<std::string> inside;
+    for (const std::string& path : keep) {
+      if (within(shared, path)) above = true;
+      if (path != shared && within(path, shared)) inside.push_back(path);
+    }
+    if (above) continue;
+    // Only the outermost of nested folders: its bind brings the ones in it along.
+    std::vector<std::pair<std::string, int>> rebind;
+    for (const std::string& path : inside) {
+      bool nested = false;
+      for (const std::string& other : inside) nested = nested || (other != path && within(path, other));
+      if (nested || std::any_of(rebind.begin(), rebind.end(), [&](const auto& r) { return r.first == path; })) continue;
+      const int fd = open(path.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
+      if (fd < 0) fail("cannot open " + path);
+      rebind.emplace_back(path, fd);
+    }
+    if (mount("private", shared, "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777,size=1g") != 0) fail(std::string("cannot cover ") + shared);
+    for (const auto& [path, fd] : rebind) {
+      make_dirs(path);
+      const std::string source = "/proc/self/fd/" + std::to_string(fd);
+      if (mount(source.c_str(), path.c_str(), nullptr, MS_BIND | MS_REC, nullptr) != 0) fail("cannot bind " + path + " again");
+      close(fd);
+    }
+  }
+}
+
 // The count at ARGV[*i], then that many paths after it.
 std::vector<const char*> paths(char** argv, int argc, int* i) {
   if (*i >= argc) {
     errno = EINVAL;
-    fail("usage: fence UP_LINE CHECKOUT BUILD_DIR N WRITABLE... M HIDDEN... -- COMMAND...", 2);
+    fail("usage: fence UP_LINE CHECKOUT BUILD_DIR SCRATCH N WRITABLE... M HIDDEN... -- COMMAND...", 2);
   }
   const long n = std::strtol(argv[(*i)++], nullptr, 10);
   std::vector<const char*> list;
@@ -75,20 +134,21 @@ std::vector<const char*> paths(char** argv, int argc, int* i) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc < 8) {
+  if (argc < 9) {
     errno = EINVAL;
-    fail("usage: fence UP_LINE CHECKOUT BUILD_DIR N WRITABLE... M HIDDEN... -- COMMAND...", 2);
+    fail("usage: fence UP_LINE CHECKOUT BUILD_DIR SCRATCH N WRITABLE... M HIDDEN... -- COMMAND...", 2);
   }
   char here[PATH_MAX];
   if (getcwd(here, sizeof here) == nullptr) fail("cannot read the working folder");
+  private_shared_folders({argv[2], argv[3], argv[4], here});
   bind(argv[2], false);
   bind(argv[3], false);
-  int i = 4;
+  int i = 5;
   for (const char* path : paths(argv, argc, &i)) bind(path, true);
   for (const char* path : paths(argv, argc, &i)) hide(path);
   if (i >= argc || std::strcmp(argv[i], "--") != 0 || i + 1 >= argc) {
     errno = EINVAL;
-    fail("usage: fence UP_LINE CHECKOUT BUILD_DIR N WRITABLE... M HIDDEN... -- COMMAND...", 2);
+    fail("usage: fence UP_LINE CHECKOUT BUILD_DIR SCRATCH N WRITABLE... M HIDDEN... -- COMMAND...", 2);
   }
   if (chdir(here) != 0) fail(std::string("cannot enter ") + here);
   std::printf("%s\n", argv[1]);

@@ -345,6 +345,7 @@ std::vector<grade::LabResult> grade_labs(const grade::Context& ctx, const std::v
 struct Options {
   std::string src = "labs", lab_filter, step_filter, backend, rubric_path = "grading/rubric.txt", out, build_dir;
   std::string targets_path = "grading/targets.txt";
+  std::vector<std::string> hide;
   int64_t seed = -1, jobs = -1;
   bool strict = false, no_namespaces = false, quick = false, record_targets = false;
 };
@@ -367,6 +368,9 @@ Options parse_options(int argc, char** argv) {
   cli.add_string("build-dir", &o.build_dir, "the build folder, kept between runs (default build/grade-build): the lab\n"
                                             "programs' parts and the solutions' programs are built once, an unchanged\n"
                                             "student file is not compiled again, and a new grader or makefile empties it");
+  cli.add_strings("hide", &o.hide, "a folder student code must not read: another grading's reports or submissions\n"
+                                   "(make grade-class hides its output and submissions; the checkout's report folders,\n"
+                                   "build/grade, check, class and progress, are always hidden)");
   cli.add_string("targets", &o.targets_path, "the performance targets where there is no solution to time: per GPU model,\n"
                                             "the solution's share of its ceiling's speed (grading/core/targets.h)");
   cli.add_flag("record-targets", &o.record_targets, "on a GPU, with the solutions: measure each ceiling beside the solution's\n"
@@ -499,6 +503,7 @@ grade::Context make_context(const Options& o, const std::string& backend, const 
       cannot_run("cannot make the build folder " + folder + ": " + ec.message());
     }
     ctx.sandbox = sandbox_for(ctx, !o.no_namespaces);
+    for (const std::string& dir : o.hide) ctx.sandbox.hide.push_back(std::filesystem::absolute(dir).string());
   };
   use_build_folder(o.build_dir.empty() ? "build/grade-build" : o.build_dir);
   // Without namespaces student code can write the build folder, and a folder kept between runs

@@ -63,6 +63,18 @@ std::vector<std::string> hidden_from(const Sandbox& s, const std::vector<std::st
   for (const char* path : {"solutions", ".git", "build/variants", "build/corpus"}) {
     if (fs::is_directory(s.checkout + "/" + path, ec)) hidden.push_back(s.checkout + "/" + path);
   }
+  // Other gradings' reports and histories (a report names another student's mistakes, and a
+  // class's folder holds every submission), unless a folder holds what this grading runs in.
+  std::vector<std::string> reports = s.hide;
+  for (const char* path : {"build/grade", "build/check", "build/class", "build/progress"}) reports.push_back(s.checkout + "/" + path);
+  for (const std::string& path : reports) {
+    const fs::path dir = fs::weakly_canonical(path, ec);
+    bool holds_grading = holds_own(dir);
+    for (const std::string& p : {s.checkout, s.build_dir, s.work_dir}) {
+      holds_grading = holds_grading || (p + "/").rfind(dir.string() + "/", 0) == 0;
+    }
+    if (fs::is_directory(dir, ec) && !holds_grading) hidden.push_back(dir.string());
+  }
   for (const std::string& root : {s.checkout + "/build", s.build_dir}) {
     hide_others(root + "/submission", {});
     for (const fs::directory_entry& flavor : fs::directory_iterator(root, ec)) {
@@ -110,16 +122,17 @@ std::vector<std::string> fenced(const Sandbox& s, const std::vector<std::string>
   drop.insert(drop.end(), {"--bounding-set=-all", "--inh-caps=-all", "--no-new-privs", "--"});
   if (s.namespaces) {
     // A mount and network namespace of its own (and a user namespace, for a user who is not
-    // root), in which build/host/fence (grading/core/fence.cpp) binds the checkout and the build
-    // folder onto themselves read-only, the writable folders again writable, and puts what
-    // student code must not see under an empty folder. It enters the working folder again once
+    // root), in which build/host/fence (grading/core/fence.cpp) gives it /tmp, /var/tmp and
+    // /dev/shm of its own, binds the checkout and the build folder onto themselves read-only,
+    // the writable folders again writable, and puts what student code must not see under an
+    // empty folder. It enters the working folder again once
     // the mounts are made: a folder the process is in stays the one beneath them (a compiler in
     // the checkout would read solutions/ by its relative path). A folder to hide that is gone by
     // then needs no hiding: labs graded at once remove their runs' folders while another run
     // starts.
     command.insert(command.end(), {"unshare", "--net", "--mount"});
     if (!s.as_student) command.insert(command.end(), {"--user", "--map-root-user"});
-    command.insert(command.end(), {"--", s.fence, kFencesUp, s.checkout, s.build_dir, std::to_string(writable.size())});
+    command.insert(command.end(), {"--", s.fence, kFencesUp, s.checkout, s.build_dir, s.work_dir, std::to_string(writable.size())});
     command.insert(command.end(), writable.begin(), writable.end());
     command.push_back(std::to_string(hidden.size()));
     command.insert(command.end(), hidden.begin(), hidden.end());

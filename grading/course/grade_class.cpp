@@ -178,6 +178,11 @@ std::vector<std::string> grader_command(const Class& c, const std::string& root,
   if (!c.o.lab.empty()) argv.insert(argv.end(), {"--lab", c.o.lab});
   if (!c.build_dir.empty()) argv.insert(argv.end(), {"--build-dir", c.build_dir});
   if (c.grader_jobs > 0) argv.insert(argv.end(), {"--jobs", std::to_string(c.grader_jobs)});
+  // What student code must not read: the class's submissions, and every student's folder and
+  // the similarity report's copies in OUT (the grader reads its own student's outside the fences).
+  for (const std::string& dir : {c.o.submissions, c.o.out + "/students", c.o.out + "/similarity"}) {
+    argv.insert(argv.end(), {"--hide", dir});
+  }
   return argv;
 }
 

@@ -12,6 +12,7 @@ struct Parsed {
   int64_t m = 4096;
   bool quiet = false;
   std::string file;
+  std::vector<std::string> hidden;
   std::string error;
 };
 
@@ -21,6 +22,7 @@ Parsed parse(std::vector<const char*> args) {
   cli.add_int("m", &p.m, 0, 1000000, "rows");
   cli.add_flag("quiet", &p.quiet, "less output");
   cli.add_string("result", &p.file, "file");
+  cli.add_strings("hide", &p.hidden, "folders, one per --hide");
   args.insert(args.begin(), "prog");
   p.error = cli.try_parse(int(args.size()), args.data());
   return p;
@@ -38,6 +40,10 @@ TEST_CASE("good input sets the options") {
   CHECK(p.file == "out.txt");
   CHECK(parse({"--m=0"}).m == 0);
   CHECK(parse({}).m == 4096);  // defaults stay
+  // An option given more than once keeps every value, in order; none given, none kept.
+  CHECK(parse({"--hide", "a", "--hide=b c"}).hidden == std::vector<std::string>{"a", "b c"});
+  CHECK(parse({}).hidden.empty());
+  CHECK(parse({"--hide"}).error == "--hide needs a value (try --help)");
 }
 
 TEST_CASE("bad input is one clear error") {

@@ -26,6 +26,7 @@
 #include "grading/core/progress.h"
 #include "grading/core/student_uid.h"
 #include "grading/core/utf8.h"
+#include "tests/grading/grade_class_tests.h"
 #include "tests/grading/grade_runs.h"
 #include "tests/lab_programs.h"
 
@@ -314,20 +315,38 @@ TEST_CASE("labs graded at once: no student program runs beside a solution's, whi
   CHECK(contains(g.run.output, "\nlab 05: 0/10"));
 }
 
-TEST_CASE("a student's program sees neither the solution nor its program, the history or another run's outputs" *
-          doctest::skip(lab_test::kNoCpuSolutions)) {
-  // build/corpus/peek spoils its result with 1005-1008 when it can read the solution's source,
-  // the checkout's .git, the solution's lab program or the scratch folder's other runs.
-  const std::vector<std::string> env = {"PEEK_CHECKOUT=" + std::filesystem::current_path().string()};
-  const Graded g = grade_fast("build/corpus/peek", "01", {}, env);
+TEST_CASE("a student's program sees neither the solution nor its program, the history, another run's outputs, "
+          "another grading's reports or scratch folder, and leaves nothing in /tmp" * doctest::skip(lab_test::kNoCpuSolutions)) {
+  // build/corpus/peek spoils its result with 1005-1011 when it can read the solution's source,
+  // the checkout's .git, the solution's lab program, the scratch folder's other runs, or what
+  // is planted here for it: a report in build/grade, one in a folder given to --hide (as make
+  // grade-class gives its own), and another grading's scratch folder in /tmp. It leaves a file
+  // in /tmp, /var/tmp and /dev/shm.
+  namespace fs = std::filesystem;
+  const fs::path report = fs::absolute("build/grade/peek-planted/summary.txt");
+  const fs::path hidden = fs::absolute("build/test/peek-class/students/other/summary.txt");
+  const fs::path scratch = "/tmp/grade-peek-planted/secret";
+  for (const fs::path& planted : {report, hidden, scratch}) lab_test::put(planted, "Score: 8/8\n");
+  lab::run_command({"chmod", "-R", "a+rX", "/tmp/grade-peek-planted", report.parent_path().string(), "build/test/peek-class"});
+  const std::vector<std::string> leftovers = {"/tmp/peek-left", "/var/tmp/peek-left", "/dev/shm/peek-left"};
+  for (const std::string& left : leftovers) fs::remove(left);
+  const std::vector<std::string> env = {"PEEK_CHECKOUT=" + fs::current_path().string(), "PEEK_REPORT=" + report.string(),
+                                        "PEEK_HIDDEN=" + hidden.string()};
+  const Graded g = grade_fast("build/corpus/peek", "01", {"--hide", "build/test/peek-class"}, env);
   CAPTURE(g.run.output);
   REQUIRE(g.run.exited(0));
   CHECK(last_line(g.run.output) == "Score: 8/8");
+  for (const std::string& left : leftovers) CHECK_MESSAGE(!fs::exists(left), left);
   // Where namespaces are missing and student code runs as the grader's user, all of it is there
   // (the test can fail).
   const Graded open = grade_fast("build/corpus/peek", "01", {"--no-namespaces"}, env);
   CAPTURE(open.run.output);
-  CHECK(contains(open.run.output, "got 100"));
+  CHECK(contains(open.run.output, "got 10"));
+  CHECK(fs::exists("/tmp/peek-left"));
+  for (const std::string& left : leftovers) fs::remove(left);
+  fs::remove_all("/tmp/grade-peek-planted");
+  fs::remove_all(report.parent_path());
+  fs::remove_all("build/test/peek-class");
 }
 
 // A grader that is not root: a user of the pool here, who may make a user namespace where this

@@ -10,7 +10,13 @@
 //   1008  what another run's folder in the grader's scratch folder holds (the solution's
 //         outputs for the same inputs are in one); its name alone, which a grader that is not
 //         root lets its own user list, gives nothing away
+//   1009  another grading's report in the checkout's build/grade (PEEK_REPORT, which the test plants)
+//   1010  another grading's report in a folder the grader was told to hide (PEEK_HIDDEN: a class's)
+//   1011  another grading's scratch folder in /tmp (/tmp/grade-peek-planted/secret, planted)
+// It also leaves a file in each folder every process shares (/tmp, /var/tmp, /dev/shm), which
+// the next student's code could read: the test checks that none is left.
 #include <dirent.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -50,6 +56,15 @@ float first_call() {
       }
       closedir(dir);
     }
+  }
+  for (const char* name : {"PEEK_REPORT", "PEEK_HIDDEN"}) {
+    const char* path = std::getenv(name);
+    if (path != nullptr && readable(path)) found = name[5] == 'R' ? 1009.0f : 1010.0f;
+  }
+  if (readable("/tmp/grade-peek-planted/secret")) found = 1011.0f;
+  for (const char* left : {"/tmp/peek-left", "/var/tmp/peek-left", "/dev/shm/peek-left"}) {
+    const int fd = open(left, O_WRONLY | O_CREAT, 0644);
+    if (fd >= 0) close(fd);
   }
   return found;
 }
