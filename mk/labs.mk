@@ -148,8 +148,8 @@ $(BUILD)/host/plain_loops: $(BUILD)/host/harness/plain_loops.o $(HOST_OBJS)
 # archive of its objects but the mains; a program links its main and the archives it may use,
 # and the linker takes from them what the program calls: no list of objects is kept by hand.
 GRADING_MAINS := grading/core/grade.cpp grading/core/fence.cpp grading/course/grade_class.cpp \
-  grading/course/gradescope/autograder.cpp grading/course/prairielearn/autograder.cpp grading/student/status.cpp \
-  grading/student/profile.cpp
+  grading/course/gradescope/autograder.cpp grading/course/prairielearn/autograder.cpp \
+  grading/course/classroom50/autograder.cpp grading/student/status.cpp grading/student/profile.cpp
 grading_objs = $(patsubst %.cpp,$(BUILD)/host/%.o,$(filter-out $(GRADING_MAINS),$(1)))
 CORE_LIB := $(BUILD)/host/libgrading-core.a
 STUDENT_LIB := $(BUILD)/host/libgrading-student.a

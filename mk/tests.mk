@@ -51,7 +51,7 @@ $(CPUSIM_TEST_BINS): $(BUILD)/test/cpusim/%: cpusim/tests/%.cpp $(BUILD)/test/do
 GRADE_TEST_SOURCES := $(if $(SOLUTION_LABS),$(foreach l,$(SOLUTION_LABS),$(TEST_SKELETONS)/$(l)/$(call lab_file,$(l))) \
   $(VARIANT_FILES))
 # The tools the tests run, and the files of the corpus and the skeletons that tests hand to them.
-TEST_TOOLS := $(GRADER) $(FENCE) $(STATUS) $(PROFILE) $(if $(GRADE_CLASS_MISSING),,$(GRADE_CLASS) $(GRADESCOPE) $(PRAIRIELEARN))
+TEST_TOOLS := $(GRADER) $(FENCE) $(STATUS) $(PROFILE) $(if $(GRADE_CLASS_MISSING),,$(GRADE_CLASS) $(GRADESCOPE) $(PRAIRIELEARN) $(CLASSROOM50))
 ## build what the tests run
 test-programs: $(TEST_PROGRAMS) $(if $(filter cpu,$(TEST_BACKENDS)),cpusim-suite cpusim-samples) $(TEST_TOOLS) $(GRADE_TEST_SOURCES)
 	$(if $(and $(SOLUTION_LABS),$(filter cpu,$(TEST_BACKENDS))),@$(call warm_grader_builds))

@@ -87,12 +87,16 @@ std::string upload_preamble(const std::string& platform, const std::vector<std::
   return text + "\n";
 }
 
-bool read_grader_results(const std::string& path, nlohmann::json* results, std::string* why) {
+std::string file_text(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   std::stringstream text;
   text << in.rdbuf();
-  *results = nlohmann::json::parse(text.str(), nullptr, /*allow_exceptions=*/false);
-  if (!in || results->is_discarded()) return *why = "no results.json from the grader (" + path + ")", false;
+  return in ? text.str() : "";
+}
+
+bool read_grader_results(const std::string& path, nlohmann::json* results, std::string* why) {
+  *results = nlohmann::json::parse(file_text(path), nullptr, /*allow_exceptions=*/false);
+  if (results->is_discarded()) return *why = "no results.json from the grader (" + path + ")", false;
   const nlohmann::json& r = *results;
   if (!r.is_object() || !r.contains("score") || !r["score"].is_number() || !r.contains("tests") || !r["tests"].is_array() ||
       !r.contains("output") || !r["output"].is_string()) {

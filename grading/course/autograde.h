@@ -38,6 +38,9 @@ void autograde(const AutogradeOptions& o, const std::vector<lab::LabEntry>& labs
 // graded on the CPU backend and what that leaves out, then NOTES, one line each.
 std::string upload_preamble(const std::string& platform, const std::vector<std::string>& notes);
 
+// The whole of the file at PATH; "" when it cannot be read.
+std::string file_text(const std::string& path);
+
 // The grader's results.json at PATH (grading/core/report.h's format): false, with the reason in
 // *why, when it is not one (missing, not JSON, no score, tests or output).
 bool read_grader_results(const std::string& path, nlohmann::json* results, std::string* why);
