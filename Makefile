@@ -19,7 +19,7 @@ include mk/maintainer.mk
 include mk/platforms.mk
 include mk/tests.mk
 
-.PHONY: all help run check grade grade-class similarity release profile bench status test doctor clean
+.PHONY: all help run check grade grade-class similarity release profile debug bench status test doctor clean
 
 # make run and make profile build SRC with make's own rules, which need a plain folder name (make
 # grade takes any): $(1) the target, in the message.
@@ -32,7 +32,7 @@ all: $(foreach s,labs $(if $(SOLUTION_LABS),solutions),$(foreach l,$(LABS),$(cal
 ## this list: each target, from the comment above its rule
 help:
 	@awk '/^## / { doc = substr($$0, 4); next } \
-	  doc != "" && /^[a-z][a-z-]*:/ { if (FILENAME != last) { print (last == "" ? "" : "\n") title(FILENAME); last = FILENAME } \
+	  doc != "" && /^[a-z][a-z0-9-]*:/ { if (FILENAME != last) { print (last == "" ? "" : "\n") title(FILENAME); last = FILENAME } \
 	    printf "  make %-16s %s\n", substr($$0, 1, index($$0, ":") - 1), doc } { doc = "" } \
 	  function title(f) { return f == "Makefile" ? "For students and instructors:" : "From " f ":" }' $(MAKEFILE_LIST)
 	@echo
@@ -76,6 +76,24 @@ run:
 	@$(call for_each_step,$(call lab_name,$(LAB)),scripts/run-lab "$(BACKEND)" "$(call lab_program,$(call lab_name,$(LAB)),$(SRC),$(FLAVOR))" \
 	  "$(if $(filter gpu,$(BACKEND)),$(if $(filter $(call lab_name,$(LAB)),$(SOLUTION_LABS)),$(call lab_program,$(call lab_name,$(LAB)),solutions,$(FLAVOR))))" \
 	  "$(if $(filter gpu,$(BACKEND)),$(BUILD)/$(FLAVOR)/bin/ceilings)" $(ARGS))
+
+# gdb (cuda-gdb on a GPU) on the lab program built for debugging, stopped in the kernel at one
+# CUDA thread (scripts/debug-lab): BLOCK=x,y THREAD=x,y (default 0,0), LINE= a line of the lab
+# file (default: each kernel's entry), ARGS= the program's (e.g. --m 64 --n 64 --k 64),
+# GDB_COMMANDS=file to run in batch mode once stopped. A lab in steps needs STEP=.
+## stop your kernel at one thread in gdb: make debug LAB=02 BLOCK=1,0 THREAD=3,2 (LINE=81, STEP=1, ARGS=)
+debug:
+	@$(call require_plain_src,debug)
+	@[ -n "$(LAB)" ] || { echo "make debug: say which lab, e.g. make debug LAB=02 BLOCK=1,0 THREAD=3,2 (labs: $(LABS))" >&2; exit 2; }
+	@[ -n "$(call lab_name,$(LAB))" ] || { echo "make debug: no lab '$(LAB)' here (labs: $(LABS))" >&2; exit 2; }
+	@[ -z "$(call lab_steps,$(call lab_name,$(LAB)))" ] || [ -n "$(STEP)" ] || \
+	  { echo "make debug: lab $(LAB) is in steps: say which, e.g. STEP=1 (steps: $(call lab_step_names,$(call lab_name,$(LAB))))" >&2; exit 2; }
+	@$(make_src_files) [ -f "$(SRC)/$(call lab_name,$(LAB))/$(call lab_file,$(call lab_name,$(LAB)))" ] || \
+	  { echo "make debug: $(SRC)/$(call lab_name,$(LAB))/$(call lab_file,$(call lab_name,$(LAB))) does not exist" >&2; exit 2; }
+	@$(MAKE) --no-print-directory -s $(call lab_program,$(call lab_name,$(LAB)),$(SRC),$(BACKEND)-debug)
+	@scripts/debug-lab "$(BACKEND)" "$(call lab_program,$(call lab_name,$(LAB)),$(SRC),$(BACKEND)-debug)" \
+	  "$(SRC)/$(call lab_name,$(LAB))/$(call lab_file,$(call lab_name,$(LAB)))" "$(BLOCK)" "$(THREAD)" "$(LINE)" "$(GDB_COMMANDS)" -- \
+	  $(if $(STEP),--step $(STEP)) --no-edges --no-time $(ARGS)
 
 # The program is built in the flavor that measures: the plain GPU build under Nsight Compute,
 # the CPU backend's counting build (cpu-count) without a GPU; both give one report

@@ -39,7 +39,7 @@ gradescope:
 # PrairieLearn's grading image folder and a question per lab (scripts/make-prairielearn): IMAGE=
 # the name the image is pushed under (info.json names it); LAB=01 for one question; RUBRIC=file;
 # TIMEOUT=seconds the grader may take (10 to 540); PRAIRIELEARN_OUT=dir.
-## PrairieLearn's grading image and questions: IMAGE=org/name:tag, LAB=01, RUBRIC=, TIMEOUT=540; into build/prairielearn
+## a grading image and a question per lab for PrairieLearn: IMAGE=org/name:tag, LAB=01, RUBRIC=, TIMEOUT=540; into build/prairielearn
 prairielearn:
 	@[ -n "$(IMAGE)" ] || { echo "make prairielearn: say which Docker image the questions name, e.g. IMAGE=myorg/cuda-workbook-grader:2026" >&2; exit 2; }
 	@[ -z "$(LAB)" ] || [ -n "$(call lab_name,$(LAB))" ] || { echo "make prairielearn: no lab '$(LAB)' here (labs: $(LABS))" >&2; exit 2; }
@@ -49,7 +49,7 @@ prairielearn:
 # Classroom 50's autograders (scripts/make-classroom50), one per lab, to copy into a classroom's
 # config repository: LAB=01 for one; RUBRIC=file; TIMEOUT=seconds the grader may take;
 # CLASSROOM50_OUT=dir.
-## Classroom 50's autograders, one per lab: LAB=01, RUBRIC=, TIMEOUT=540; into build/classroom50
+## an autograder per lab for Classroom 50 (GitHub): LAB=01, RUBRIC=, TIMEOUT=540; into build/classroom50
 classroom50:
 	@[ -z "$(LAB)" ] || [ -n "$(call lab_name,$(LAB))" ] || { echo "make classroom50: no lab '$(LAB)' here (labs: $(LABS))" >&2; exit 2; }
 	@scripts/make-classroom50 "$(or $(CLASSROOM50_OUT),$(BUILD)/classroom50)" "$(if $(LAB),$(call lab_name,$(LAB)))" \

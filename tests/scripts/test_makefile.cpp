@@ -19,7 +19,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const char* const kMakefiles[] = {"Makefile", "mk/config.mk", "mk/labs.mk", "mk/variants.mk", "mk/maintainer.mk",
+const char* const kMakefiles[] = {"Makefile", "mk/config.mk", "mk/labs.mk", "mk/variants.mk", "mk/maintainer.mk", "mk/platforms.mk",
                                   "mk/tests.mk", "cpusim/cpusim.mk"};
 
 using lab_test::read_file;
