@@ -36,7 +36,7 @@ help:
 	    printf "  make %-16s %s\n", substr($$0, 1, index($$0, ":") - 1), doc } { doc = "" } \
 	  function title(f) { return f == "Makefile" ? "For students and instructors:" : "From " f ":" }' $(MAKEFILE_LIST)
 	@echo
-	@echo "Variables: LAB=01, STEP=1 (a lab in steps: make run, check, grade and profile take every step, or this one)," \
+	@echo "Variables: LAB=01 (make check, grade and grade-class: or a list, 01,04), STEP=1 (a lab in steps: make run, check, grade and profile take every step, or this one)," \
 	  "SRC=folder, ARGS=\"--m 512\", BACKEND=gpu|cpu, ARCH=sm_90, DEBUG=1 (device debug info," \
 	  "a sync after every launch), SEED=, RUBRIC=file, JOBS=N labs at once (make grade)."
 
@@ -122,7 +122,7 @@ check: deps-backend
 # Grades SRC (default labs/): every lab, or LAB=NN; SEED=N reproduces a run's inputs; RUBRIC=file.
 # The grader's own exit status (0 full marks, 1 below full marks, 2 could not run) is printed:
 # make reports any failure as its own status 2.
-## grade your labs: every lab, or LAB=03; SRC=folder a submission; SEED=, RUBRIC=file
+## grade your labs: every lab, or LAB=03, or LAB=01,04; SRC=folder a submission; SEED=, RUBRIC=file
 grade: deps-backend
 	@$(call build_in_parallel,$(GRADER))
 	@$(make_src_files) $(GRADER) --src $(call shell_quote,$(SRC)) --backend $(BACKEND) $(grade_lab_args) $(if $(SEED),--seed $(SEED)) \

@@ -2,6 +2,7 @@
 // names that follow from its folder's, and its problem. Everything that lists the labs reads it.
 #pragma once
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -49,6 +50,32 @@ const Entry* find_lab(const std::vector<Entry>& labs, const std::string& name) {
     if (e.named(name)) return &e;
   }
   return nullptr;
+}
+
+// The labs a LAB list names ("01", "01,04", "02_matmul_tiled,05"), in LABS's order, each once
+// (a lab in steps has an entry per step: all of them). Empty, with the first name that names no
+// lab in *unknown, when one does not; an empty LIST names none.
+template <class Entry>
+std::vector<const Entry*> labs_named(const std::vector<Entry>& labs, const std::string& list, std::string* unknown) {
+  std::vector<std::string> names;
+  for (size_t start = 0; start <= list.size();) {
+    const size_t comma = std::min(list.find(',', start), list.size());
+    names.push_back(list.substr(start, comma - start));
+    start = comma + 1;
+  }
+  for (const std::string& name : names) {
+    if (find_lab(labs, name) == nullptr) return *unknown = name, std::vector<const Entry*>{};
+  }
+  std::vector<const Entry*> named;
+  for (const Entry& e : labs) {
+    for (const std::string& name : names) {
+      if (e.named(name)) {
+        named.push_back(&e);
+        break;
+      }
+    }
+  }
+  return named;
 }
 
 }  // namespace lab

@@ -355,7 +355,7 @@ Options parse_options(int argc, char** argv) {
   lab::Cli cli(argv[0], "Grades the labs of a source folder (the labs/ layout): build, correctness, safety,\n"
                         "technique, performance. Run from the repository root; `make grade` does.");
   cli.add_string("src", &o.src, "the folder to grade");
-  cli.add_string("lab", &o.lab_filter, "only this lab (01, or 01_matmul_naive: a lab of labs.txt)");
+  cli.add_string("lab", &o.lab_filter, "only these labs: 01, or 01_matmul_naive (a lab of labs.txt), or a list, 01,04");
   cli.add_string("step", &o.step_filter, "with --lab, a lab in steps: only this step (its number, 1, or its name, 1d)");
   cli.add_string("backend", &o.backend, "gpu or cpu (default: gpu when nvidia-smi sees one)");
   cli.add_int("seed", &o.seed, -1, INT64_MAX, "seed of the inputs (default: a new one each run)");
@@ -428,12 +428,17 @@ void require_tools(const std::string& backend) {
 
 std::vector<const grade::LabRubric*> labs_to_grade(const grade::Rubric& rubric, const Options& o) {
   std::vector<const grade::LabRubric*> labs;
-  for (const grade::LabRubric& l : rubric.labs) {
-    if (o.lab_filter.empty() || l.named(o.lab_filter)) labs.push_back(&l);
+  std::string unknown;
+  if (o.lab_filter.empty()) {
+    for (const grade::LabRubric& l : rubric.labs) labs.push_back(&l);
+  } else {
+    labs = lab::labs_named(rubric.labs, o.lab_filter, &unknown);
   }
-  if (labs.empty()) cannot_run("no lab '" + o.lab_filter + "' in " + o.rubric_path);
+  if (labs.empty()) cannot_run("no lab '" + (o.lab_filter.empty() ? "" : unknown) + "' in " + o.rubric_path);
   if (o.step_filter.empty()) return labs;
-  if (o.lab_filter.empty()) cannot_run("STEP=" + o.step_filter + " needs a lab: LAB=NN");
+  if (o.lab_filter.empty() || o.lab_filter.find(',') != std::string::npos) {
+    cannot_run("STEP=" + o.step_filter + " needs one lab: LAB=NN");
+  }
   if (labs.size() == 1) cannot_run("lab " + labs[0]->number + " has no steps; STEP=" + o.step_filter + " names none");
   std::string names;
   for (const grade::LabRubric* l : labs) names += (names.empty() ? "" : ", ") + std::to_string(l->step.number) +

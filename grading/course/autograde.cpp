@@ -50,9 +50,11 @@ std::string labs_to_grade(const std::string& lab, std::vector<lab::LabEntry>* la
   std::string error;
   if (!lab::read_labs("labs.txt", labs, &error)) return error;
   if (lab.empty()) return "";
-  const lab::LabEntry* l = lab::find_lab(*labs, lab);
-  if (l == nullptr) return "no lab '" + lab + "' in labs.txt";
-  *labs = {*l};
+  std::string unknown;
+  std::vector<lab::LabEntry> named;
+  for (const lab::LabEntry* l : lab::labs_named(*labs, lab, &unknown)) named.push_back(*l);
+  if (named.empty()) return "no lab '" + unknown + "' in labs.txt";
+  *labs = named;
   return "";
 }
 

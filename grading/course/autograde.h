@@ -23,7 +23,7 @@ struct AutogradeOptions {
   int64_t timeout = 540;                          // seconds the grader may take
 };
 
-// The labs graded: labs.txt's, or the one LAB names. "" when they are known, else why not.
+// The labs graded: labs.txt's, or those LAB names (01, or a list, 01,04). "" when they are known, else why not.
 std::string labs_to_grade(const std::string& lab, std::vector<lab::LabEntry>* labs);
 
 // Grades what was handed in at UPLOAD (a folder: the lab files, a labs/ folder, lab folders, or

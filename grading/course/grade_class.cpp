@@ -87,7 +87,7 @@ Options parse_options(int argc, char** argv) {
                                 "the same folder grades only what changed");
   cli.add_string("roster", &o.roster, "a CSV with an id column (and name, nickname): its students get a row, handed in or not");
   cli.add_int("jobs", &o.jobs, 1, 256, "students graded at once (default: on the CPU backend one per core, on a GPU machine one per GPU)");
-  cli.add_string("lab", &o.lab, "only this lab (01, or 01_matmul_naive)");
+  cli.add_string("lab", &o.lab, "only these labs: 01, or 01_matmul_naive, or a list, 01,04");
   cli.add_string("backend", &o.backend, "gpu or cpu (default: gpu when nvidia-smi sees one)");
   cli.add_int("seed", &o.seed, -1, INT64_MAX, "the class's seed (default: the one OUT holds, else a new one); each student's\n"
                                               "is derived from it and the id");
@@ -353,13 +353,15 @@ std::vector<lab::LabEntry> table_labs() {
   return labs;
 }
 
-// The labs graded: the table's, or the one --lab names.
+// The labs graded: the table's, or those --lab names.
 std::vector<lab::LabEntry> class_labs(const Options& o) {
   const std::vector<lab::LabEntry> labs = table_labs();
   if (o.lab.empty()) return labs;
-  const lab::LabEntry* l = lab::find_lab(labs, o.lab);
-  if (l == nullptr) cannot_run("no lab '" + o.lab + "' in labs.txt");
-  return {*l};
+  std::string unknown;
+  std::vector<lab::LabEntry> named;
+  for (const lab::LabEntry* l : lab::labs_named(labs, o.lab, &unknown)) named.push_back(*l);
+  if (named.empty()) cannot_run("no lab '" + unknown + "' in labs.txt");
+  return named;
 }
 
 // One local run grades into a class folder at a time: two would grade the same students and

@@ -94,7 +94,31 @@ TEST_CASE("a lab in steps: STEP= grades one step, a file grades the steps it def
     CAPTURE(g.run.output);
     CHECK(g.run.exited(2));
     CHECK((contains(g.run.output, "has no steps") || contains(g.run.output, "has no step '4': its steps are 1 (1d), 2 (2d), 3") ||
-           contains(g.run.output, "STEP=1 needs a lab")));
+           contains(g.run.output, "STEP=1 needs one lab")));
+  }
+}
+
+TEST_CASE("LAB= a list grades those labs, in the table's order; a name in it that is no lab grades nothing" *
+          doctest::skip(lab_test::kNoCpuSolutions)) {
+  // The skeletons as handed out: each lab says it is not started, and runs no shape.
+  const Graded two = run_grader({"--src", "build/skeletons", "--lab", "05,01", "--rubric", "tests/fixtures/rubric-fast.txt"}, false,
+                                "build/grade-test-reports/lab-list");
+  CAPTURE(two.run.output);
+  CHECK(two.run.exited(0));
+  const size_t first = two.run.output.find("== lab 01 matmul_naive"), second = two.run.output.find("== lab 05 dot_reduction");
+  CHECK(first != std::string::npos);
+  CHECK(second != std::string::npos);
+  CHECK(first < second);
+  for (const char* other : {"== lab 02", "== lab 03", "== lab 04"}) CHECK_FALSE(contains(two.run.output, other));
+  for (const std::vector<std::string>& wrong : std::vector<std::vector<std::string>>{
+           {"--lab", "01,99"}, {"--lab", "01,,02"}, {"--lab", "01,03", "--step", "1"}}) {
+    std::vector<std::string> a = {"--src", "build/skeletons"};
+    a.insert(a.end(), wrong.begin(), wrong.end());
+    const Graded g = run_grader(a, false, "build/grade-test-reports/lab-list-wrong");
+    CAPTURE(g.run.output);
+    CHECK(g.run.exited(2));
+    CHECK((contains(g.run.output, "no lab '99'") || contains(g.run.output, "no lab ''") ||
+           contains(g.run.output, "STEP=1 needs one lab")));
   }
 }
 
