@@ -132,7 +132,8 @@ grade: deps-backend
 # Grades each student of SUBMISSIONS (a folder per student, or a .zip or .tar of one) with the
 # grader, JOBS at a time, into OUT (default build/class): gradebook.csv, class.html and each
 # student's report. ROSTER=file.csv (id, name, nickname) gives every student of the class a row;
-# SEED=N the class's seed; LAB=, RUBRIC= as for make grade. A rerun grades only what changed.
+# SEED=N the class's seed; LAB=, RUBRIC= as for make grade. A rerun grades only what changed, and the
+# students REGRADE=alice,bob names again.
 # SCHEDULER=slurm submits the students to grade as a Slurm job array instead, BATCH=N students a
 # task (default 1), PARTITION= and ACCOUNT= as the cluster wants, and a job that merges the results.
 ## grade a class: SUBMISSIONS=dir (a folder or archive per student); OUT=dir, ROSTER=file.csv, JOBS=N, SCHEDULER=slurm, SIMILARITY_THRESHOLD=80
@@ -143,7 +144,8 @@ grade-class: deps-backend
 	  $(if $(ROSTER),--roster $(call shell_quote,$(ROSTER))) $(if $(JOBS),--jobs $(JOBS)) --backend $(BACKEND) $(if $(LAB),--lab $(LAB)) \
 	  $(if $(SCHEDULER),--scheduler $(SCHEDULER)) $(if $(PARTITION),--partition $(call shell_quote,$(PARTITION))) \
 	  $(if $(ACCOUNT),--account $(call shell_quote,$(ACCOUNT))) $(if $(BATCH),--batch $(BATCH)) \
-	  $(if $(SEED),--seed $(SEED)) $(if $(RUBRIC),--rubric "$(RUBRIC)") $(similarity_options); status=$$?; \
+	  $(if $(SEED),--seed $(SEED)) $(if $(RUBRIC),--rubric "$(RUBRIC)") $(if $(REGRADE),--regrade $(call shell_quote,$(REGRADE))) \
+	  $(similarity_options); status=$$?; \
 	  [ $$status -eq 0 ] || echo "(make grade-class exited with status $$status)"; exit $$status
 
 # The similarity report alone (grade-class runs it after grading): each lab's pairs of students

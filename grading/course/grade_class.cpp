@@ -70,6 +70,7 @@ std::atomic<bool> interrupted{false};
 
 struct Options {
   std::string submissions, out = "build/class", roster, lab, backend, rubric = "grading/rubric.txt", build_dir;
+  std::string regrade;  // students to grade again though nothing they hand in changed: ids, a list
   int64_t jobs = -1, seed = -1;
   int64_t similarity_threshold = 80;
   bool no_similarity = false, similarity_only = false;
@@ -85,6 +86,8 @@ Options parse_options(int argc, char** argv) {
   cli.add_string("submissions", &o.submissions, "the folder of submissions, one entry per student");
   cli.add_string("out", &o.out, "where gradebook.csv, class.html and students/ go (default build/class); a rerun into\n"
                                 "the same folder grades only what changed");
+  cli.add_string("regrade", &o.regrade, "grade these students again (their ids, alice or a list, alice,bob) though nothing\n"
+                                        "they hand in changed: after a fix to the grader or the rubric, a disputed result");
   cli.add_string("roster", &o.roster, "a CSV with an id column (and name, nickname): its students get a row, handed in or not");
   cli.add_int("jobs", &o.jobs, 1, 256, "students graded at once (default: on the CPU backend one per core, on a GPU machine one per GPU)");
   cli.add_string("lab", &o.lab, "only these labs: 01, or 01_matmul_naive, or a list, 01,04");
@@ -635,6 +638,28 @@ std::vector<grade::GradebookRow> merged_rows(const Class& c, const std::vector<g
 
 void on_interrupt(int) { interrupted = true; }
 
+// --regrade: each named student's earlier result is forgotten (its stamp, OUT/students/SLUG/done),
+// so that this run grades them whatever they hand in; a name that is no student of the class
+// stops the run before anything is graded.
+void forget_results(const Options& o, const std::vector<grade::Student>& students) {
+  std::vector<const grade::Student*> named;
+  for (size_t start = 0; start <= o.regrade.size();) {
+    const size_t comma = std::min(o.regrade.find(',', start), o.regrade.size());
+    const std::string id = o.regrade.substr(start, comma - start);
+    start = comma + 1;
+    const auto it = std::find_if(students.begin(), students.end(), [&](const grade::Student& s) { return s.id == id; });
+    if (it == students.end()) cannot_run("REGRADE: no student '" + id + "' in " + o.submissions + (o.roster.empty() ? "" : " or the roster"));
+    named.push_back(&*it);
+  }
+  std::string ids;
+  for (const grade::Student* s : named) {
+    std::error_code ec;
+    fs::remove(o.out + "/students/" + s->slug + "/done", ec);
+    ids += (ids.empty() ? "" : ", ") + s->id;
+  }
+  std::printf("make grade-class: grading %s again (their earlier results forgotten)\n", ids.c_str());
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -645,6 +670,7 @@ int main(int argc, char** argv) {
   const std::vector<grade::Student> students = class_list(o);
   if (o.similarity_only) return class_similarity(o, class_labs(o), students).report.empty() ? lab::kExitCannotRun : lab::kExitPass;
   Class c = make_class(o);
+  if (!o.regrade.empty() && o.slurm_task < 0 && !o.slurm_merge) forget_results(o, students);
   if (o.scheduler == "slurm") return submit_to_slurm(c, students);
   const bool task = o.slurm_task >= 0;
   std::vector<grade::GradebookRow> rows;

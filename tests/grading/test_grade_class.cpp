@@ -165,13 +165,14 @@ void make_class(const fs::path& dir) {
   put(dir / "roster.csv", "id,name,nickname\nalice,\"Alice, A.\",speedy\nbob,Bob <b>,\nmissing_mo,Mo,\n");
 }
 
-lab::RunResult grade_class(const fs::path& dir) {
+lab::RunResult grade_class(const fs::path& dir, const std::vector<std::string>& more = {}) {
   lab::RunOptions options;
   options.timeout_s = 1200;
-  return lab::run_command({"build/host/grade-class", "--submissions", (dir / "submissions").string(), "--out", (dir / "out").string(),
-                           "--roster", (dir / "roster.csv").string(), "--lab", "01", "--rubric", "tests/fixtures/rubric-fast.txt",
-                           "--backend", "cpu", "--seed", "77", "--jobs", "2", "--build-dir", "build/grade-tests"},
-                          options);
+  std::vector<std::string> argv = {"build/host/grade-class", "--submissions", (dir / "submissions").string(), "--out", (dir / "out").string(),
+                                   "--roster", (dir / "roster.csv").string(), "--lab", "01", "--rubric", "tests/fixtures/rubric-fast.txt",
+                                   "--backend", "cpu", "--seed", "77", "--jobs", "2", "--build-dir", "build/grade-tests"};
+  argv.insert(argv.end(), more.begin(), more.end());
+  return lab::run_command(argv, options);
 }
 
 // The gradebook's rows by id, each a map from column to value.
@@ -383,6 +384,22 @@ TEST_CASE("a rerun keeps every finished student and grades again only one whose 
     CHECK(after[id]["total"] == before.at(id).at("total"));
     CHECK(after[id]["seed"] == before.at(id).at("seed"));
   }
+}
+
+TEST_CASE("REGRADE grades the students it names again, and keeps the others; a name that is no student grades nobody" *
+          doctest::skip(kNoGradeClass || lab_test::kNoCpuSolutions)) {
+  const fs::path& dir = graded_class();
+  const lab::RunResult r = grade_class(dir, {"--regrade", "alice"});
+  CAPTURE(r.output);
+  REQUIRE(r.exited(0));
+  CHECK(contains(r.output, "make grade-class: grading alice again (their earlier results forgotten)"));
+  CHECK(contains(r.output, "] alice: graded 8/8;"));
+  CHECK(text::count_of(r.output, "(unchanged since the last run: kept)") == 6);
+  const lab::RunResult refused = grade_class(dir, {"--regrade", "alice,nobody"});
+  CAPTURE(refused.output);
+  CHECK(refused.exited(2));
+  CHECK(contains(refused.output, "REGRADE: no student 'nobody' in "));
+  CHECK(gradebook(dir)["alice"]["total"] == "8");
 }
 
 TEST_CASE("a second run into a class folder is refused while the first holds it, and goes once it ends" *
