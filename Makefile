@@ -1,5 +1,6 @@
-# The workbook's build: the targets a student and an instructor use. `make help` lists them,
-# from the comments above each (a line starting with ##); the maintainers' machinery is in mk/.
+# The workbook's build: the targets a student uses. `make help` lists them, from the comments
+# above each (a line starting with ##); `make help-all` also the instructors' (mk/course.mk:
+# grading a class, the students' copy, the course platforms) and the maintainers' (mk/).
 #
 # Variables: LAB=01 (a lab of labs.txt), STEP=1 (a step of a lab in steps: its number or name),
 # SRC=labs|solutions|any folder with the labs' layout,
@@ -16,10 +17,10 @@ include mk/config.mk
 include mk/labs.mk
 include mk/variants.mk
 include mk/maintainer.mk
-include mk/platforms.mk
+include mk/course.mk
 include mk/tests.mk
 
-.PHONY: all help run check grade grade-class similarity release profile debug bench status test doctor clean
+.PHONY: all help help-all run check grade profile debug status test doctor clean
 
 # make run and make profile build SRC with make's own rules, which need a plain folder name (make
 # grade takes any): $(1) the target, in the message.
@@ -29,16 +30,26 @@ require_plain_src = $(if $(call plain_name,$(SRC)),:,echo "make $(1): SRC=\""$(c
 ## build every lab program for this backend (labs/ and solutions/)
 all: $(foreach s,labs $(if $(SOLUTION_LABS),solutions),$(foreach l,$(LABS),$(call lab_program,$(l),$(s),$(FLAVOR))))
 
-## this list: each target, from the comment above its rule
+# Each target with a line starting with ## above its rule, from the makefiles $(1) names.
+list_targets = awk '/^\#\# / { doc = substr($$0, 4); next } \
+  doc != "" && /^[a-z][a-z0-9-]*:/ { if (FILENAME != last) { print (last == "" ? "" : "\n") title(FILENAME); last = FILENAME } \
+    printf "  make %-16s %s\n", substr($$0, 1, index($$0, ":") - 1), doc } { doc = "" } \
+  function title(f) { return f == "Makefile" ? "For students:" : "From " f ":" }' $(1)
+
+## this list; make help-all adds the instructors' targets (grading a class, the platforms) and the maintainers'
 help:
-	@awk '/^## / { doc = substr($$0, 4); next } \
-	  doc != "" && /^[a-z][a-z0-9-]*:/ { if (FILENAME != last) { print (last == "" ? "" : "\n") title(FILENAME); last = FILENAME } \
-	    printf "  make %-16s %s\n", substr($$0, 1, index($$0, ":") - 1), doc } { doc = "" } \
-	  function title(f) { return f == "Makefile" ? "For students and instructors:" : "From " f ":" }' $(MAKEFILE_LIST)
+	@$(call list_targets,Makefile)
 	@echo
-	@echo "Variables: LAB=01 (make check, grade and grade-class: or a list, 01,04), STEP=1 (a lab in steps: make run, check, grade and profile take every step, or this one)," \
-	  "SRC=folder, ARGS=\"--m 512\", BACKEND=gpu|cpu, ARCH=sm_90, DEBUG=1 (device debug info," \
-	  "a sync after every launch), SEED=, RUBRIC=file, JOBS=N labs at once (make grade)."
+	@echo "Variables: LAB=01 (check and grade: or a list, 01,04), STEP=1 (a lab in steps), SRC=folder, ARGS=\"--m 512\"," \
+	  "BACKEND=gpu|cpu, DEBUG=1 (device debug info, a sync after every launch), SEED=, JOBS=N labs at once (make grade)."
+
+## every target: the students', the instructors' (mk/course.mk) and the maintainers' (mk/)
+help-all:
+	@$(call list_targets,$(MAKEFILE_LIST))
+	@echo
+	@echo "Variables: LAB=01 (make check, grade and grade-class: or a list, 01,04), STEP=1 (a lab in steps: make run, check," \
+	  "grade and profile take every step, or this one), SRC=folder, ARGS=\"--m 512\", BACKEND=gpu|cpu, ARCH=sm_90, DEBUG=1" \
+	  "(device debug info, a sync after every launch), SEED=, RUBRIC=file, JOBS=N labs at once (make grade)."
 
 # A made SRC (a variant, or a wrong submission of the corpus: build/corpus/NAME) is made before
 # make run, make check and make grade read it: its files, then && the command. Only such a
@@ -129,44 +140,6 @@ grade: deps-backend
 	  --strict $(if $(RUBRIC),--rubric "$(RUBRIC)") $(if $(JOBS),--jobs $(JOBS)); status=$$?; \
 	  [ $$status -eq 0 ] || echo "(the grader exited with status $$status)"; exit $$status
 
-# Grades each student of SUBMISSIONS (a folder per student, or a .zip or .tar of one) with the
-# grader, JOBS at a time, into OUT (default build/class): gradebook.csv, class.html and each
-# student's report. ROSTER=file.csv (id, name, nickname) gives every student of the class a row;
-# SEED=N the class's seed; LAB=, RUBRIC= as for make grade. A rerun grades only what changed, and the
-# students REGRADE=alice,bob names again.
-# SCHEDULER=slurm submits the students to grade as a Slurm job array instead, BATCH=N students a
-# task (default 1), PARTITION= and ACCOUNT= as the cluster wants, and a job that merges the results.
-## grade a class: SUBMISSIONS=dir (a folder or archive per student); OUT=dir, ROSTER=file.csv, JOBS=N, SCHEDULER=slurm, SIMILARITY_THRESHOLD=80
-grade-class: deps-backend
-	@$(call build_in_parallel,$(GRADER) $(GRADE_CLASS))
-	@[ -n "$(SUBMISSIONS)" ] || { echo "make grade-class: say which folder, e.g. make grade-class SUBMISSIONS=submissions" >&2; exit 2; }
-	@$(GRADE_CLASS) --submissions $(call shell_quote,$(SUBMISSIONS)) $(if $(OUT),--out $(call shell_quote,$(OUT))) \
-	  $(if $(ROSTER),--roster $(call shell_quote,$(ROSTER))) $(if $(JOBS),--jobs $(JOBS)) --backend $(BACKEND) $(if $(LAB),--lab $(LAB)) \
-	  $(if $(SCHEDULER),--scheduler $(SCHEDULER)) $(if $(PARTITION),--partition $(call shell_quote,$(PARTITION))) \
-	  $(if $(ACCOUNT),--account $(call shell_quote,$(ACCOUNT))) $(if $(BATCH),--batch $(BATCH)) \
-	  $(if $(SEED),--seed $(SEED)) $(if $(RUBRIC),--rubric "$(RUBRIC)") $(if $(REGRADE),--regrade $(call shell_quote,$(REGRADE))) \
-	  $(similarity_options); status=$$?; \
-	  [ $$status -eq 0 ] || echo "(make grade-class exited with status $$status)"; exit $$status
-
-# The similarity report alone (grade-class runs it after grading): each lab's pairs of students
-# of SUBMISSIONS by the code they share beyond the skeleton (copydetect: scripts/install-deps
-# similarity), into OUT/similarity (default build/class). SIMILARITY_THRESHOLD=80: the score, in
-# percent, from which a pair is flagged; make grade-class takes it too, and SIMILARITY=0 skips it.
-similarity_options = $(if $(SIMILARITY_THRESHOLD),--similarity-threshold $(SIMILARITY_THRESHOLD)) $(if $(filter 0 no,$(SIMILARITY)),--no-similarity)
-## pairs of students whose code is alike, per lab: SUBMISSIONS=dir (OUT=dir, SIMILARITY_THRESHOLD=80, LAB=)
-similarity: $(GRADE_CLASS)
-	@[ -n "$(SUBMISSIONS)" ] || { echo "make similarity: say which folder, e.g. make similarity SUBMISSIONS=submissions" >&2; exit 2; }
-	@$(GRADE_CLASS) --similarity-only --submissions $(call shell_quote,$(SUBMISSIONS)) $(if $(OUT),--out $(call shell_quote,$(OUT))) \
-	  $(if $(ROSTER),--roster $(call shell_quote,$(ROSTER))) $(if $(LAB),--lab $(LAB)) $(similarity_options)
-
-# The students' copy (scripts/make-release): labs/ made from the solutions, the documents without
-# what only this copy runs, no solutions/, checked for solution code; a git repository of one
-# commit. docs/instructor.md, "Handing out the labs".
-## the students' copy of the workbook, without solutions: make release OUT=dir
-release:
-	@[ -n "$(OUT)" ] || { echo "make release: say where, e.g. make release OUT=../workbook-students" >&2; exit 2; }
-	@scripts/make-release $(call shell_quote,$(OUT))
-
 # Every make grade and make check run adds its labs' results to the history of the folder it
 # graded (build/progress/<folder>-<hash>/history.tsv, grading/core/progress.h); this reads it.
 ## each lab's best and latest result, what still fails, the lab to do next (SRC=folder)
@@ -178,38 +151,6 @@ status: $(STATUS)
 test: deps
 	@$(MAKE) --no-print-directory test-programs $(TEST_BINS)
 	@LAB_TEST_BACKENDS="$(TEST_BACKENDS)" scripts/run-tests $(TEST_BINS)
-
-# Every lab's solution next to its ceiling, in one run on the GPU (harness/bench.cpp): a table,
-# and performance.md with its chart performance.svg in BENCH_OUT. LAB=01,05 some labs only,
-# ARGS="--reps 5" the bench's options (build/gpu/bin/bench --help). Then the grader grades the
-# solutions and records, for this GPU model, each one's share of its ceiling at the rubric's
-# performance shape into grading/targets.txt (grading/core/targets.h): the targets of a students' copy,
-# which has no solutions to time (its reports: BENCH_OUT/grade-all, or grade-NN). The worst exit status of the two
-# (0 all timed, 1 something wrong or not run, 2 could not run) is printed: make's is 2 for any.
-BENCH_OUT ?= $(BUILD)/bench
-# The stretch kernels the bench times beside the solutions (harness/bench.cpp names them too).
-BENCH_STRETCH := solutions/variants/coarsened/02_matmul_tiled solutions/variants/strassen/03_matmul_register
-# Their programs: on the GPU for the bench, on the CPU backend for their tests (mk/tests.mk).
-$(foreach v,$(BENCH_STRETCH),$(if $(filter $(patsubst %/,%,$(dir $(v))),$(SRC_DIRS)),,$(foreach f,gpu cpu,\
-  $(eval $(call lab_program_rules,$(notdir $(v)),$(patsubst %/,%,$(dir $(v))),$(f))))))
-## on a GPU: every solution against cuBLAS, a copy and CUB; writes performance.md and .svg, and grading/targets.txt
-bench:
-	@[ "$(BACKEND)" = gpu ] || { echo "make bench needs a GPU: it times the solutions and cuBLAS on one, and this" \
-	  "machine has none (BACKEND=$(BACKEND)); the CPU backend's timings say nothing about a GPU." >&2; \
-	  echo "(make bench: status 2, could not run)"; exit 2; }
-	@[ -n "$(SOLUTION_LABS)" ] || { echo "make bench: no solutions/ here, nothing to time" >&2; exit 2; }
-	@$(MAKE) --no-print-directory -s $(foreach l,$(SOLUTION_LABS),$(call lab_program,$(l),solutions,gpu)) \
-	  $(foreach v,$(BENCH_STRETCH),$(call lab_program,$(notdir $(v)),$(patsubst %/,%,$(dir $(v))),gpu)) $(BUILD)/gpu/bin/bench
-	@$(BUILD)/gpu/bin/bench --programs $(BUILD)/gpu/bin/solutions --out "$(BENCH_OUT)" $(if $(LAB),--labs $(LAB)) $(ARGS) \
-	  --command 'make bench$(if $(LAB), LAB=$(LAB))$(if $(ARGS), ARGS="$(ARGS)")$(if $(filter-out $(BUILD)/bench,$(BENCH_OUT)), BENCH_OUT=$(BENCH_OUT))'; \
-	  status=$$?; \
-	  [ $$status -eq 0 ] || echo "(the bench exited with status $$status)"; \
-	  echo; echo "make bench: the solutions' shares of their ceilings at the rubric's performance shapes, into grading/targets.txt"; \
-	  $(MAKE) --no-print-directory -s $(GRADER) || exit 2; \
-	  for lab in $(or $(subst $(comma), ,$(LAB)),all); do \
-	    $(GRADER) --src solutions --backend gpu --record-targets --out "$(BENCH_OUT)/grade-$$lab" $$([ $$lab = all ] || echo --lab $$lab); \
-	    graded=$$?; [ $$graded -eq 0 ] || echo "(the grader exited with status $$graded)"; [ $$graded -le $$status ] || status=$$graded; \
-	  done; exit $$status
 
 ## what this machine has, and what works without the rest
 doctor:

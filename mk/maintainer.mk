@@ -81,3 +81,40 @@ nvcc-all: $(patsubst %.cu,$(BUILD)/gpu/obj/%.o,$(ALL_CU)) \
 bench-backend: $(foreach l,$(SOLUTION_LABS),$(call lab_program,$(l),solutions,cpu)) $(BUILD)/host/plain_loops
 	@[ -n "$(SOLUTION_LABS)" ] || { echo "make bench-backend: no solutions/ here, nothing to time" >&2; exit 2; }
 	BUILD=$(BUILD) scripts/bench-backend
+
+# ---- the solutions timed on a GPU ----
+
+.PHONY: bench
+
+# Every lab's solution next to its ceiling, in one run on the GPU (harness/bench.cpp): a table,
+# and performance.md with its chart performance.svg in BENCH_OUT. LAB=01,05 some labs only,
+# ARGS="--reps 5" the bench's options (build/gpu/bin/bench --help). Then the grader grades the
+# solutions and records, for this GPU model, each one's share of its ceiling at the rubric's
+# performance shape into grading/targets.txt (grading/core/targets.h): the targets of a students' copy,
+# which has no solutions to time (its reports: BENCH_OUT/grade-all, or grade-NN). The worst exit status of the two
+# (0 all timed, 1 something wrong or not run, 2 could not run) is printed: make's is 2 for any.
+BENCH_OUT ?= $(BUILD)/bench
+# The stretch kernels the bench times beside the solutions (harness/bench.cpp names them too).
+BENCH_STRETCH := solutions/variants/coarsened/02_matmul_tiled solutions/variants/strassen/03_matmul_register
+# Their programs: on the GPU for the bench, on the CPU backend for their tests (mk/tests.mk).
+$(foreach v,$(BENCH_STRETCH),$(if $(filter $(patsubst %/,%,$(dir $(v))),$(SRC_DIRS)),,$(foreach f,gpu cpu,\
+  $(eval $(call lab_program_rules,$(notdir $(v)),$(patsubst %/,%,$(dir $(v))),$(f))))))
+## on a GPU: every solution against cuBLAS, a copy and CUB; writes performance.md and .svg, and grading/targets.txt
+bench:
+	@[ "$(BACKEND)" = gpu ] || { echo "make bench needs a GPU: it times the solutions and cuBLAS on one, and this" \
+	  "machine has none (BACKEND=$(BACKEND)); the CPU backend's timings say nothing about a GPU." >&2; \
+	  echo "(make bench: status 2, could not run)"; exit 2; }
+	@[ -n "$(SOLUTION_LABS)" ] || { echo "make bench: no solutions/ here, nothing to time" >&2; exit 2; }
+	@$(MAKE) --no-print-directory -s $(foreach l,$(SOLUTION_LABS),$(call lab_program,$(l),solutions,gpu)) \
+	  $(foreach v,$(BENCH_STRETCH),$(call lab_program,$(notdir $(v)),$(patsubst %/,%,$(dir $(v))),gpu)) $(BUILD)/gpu/bin/bench
+	@$(BUILD)/gpu/bin/bench --programs $(BUILD)/gpu/bin/solutions --out "$(BENCH_OUT)" $(if $(LAB),--labs $(LAB)) $(ARGS) \
+	  --command 'make bench$(if $(LAB), LAB=$(LAB))$(if $(ARGS), ARGS="$(ARGS)")$(if $(filter-out $(BUILD)/bench,$(BENCH_OUT)), BENCH_OUT=$(BENCH_OUT))'; \
+	  status=$$?; \
+	  [ $$status -eq 0 ] || echo "(the bench exited with status $$status)"; \
+	  echo; echo "make bench: the solutions' shares of their ceilings at the rubric's performance shapes, into grading/targets.txt"; \
+	  $(MAKE) --no-print-directory -s $(GRADER) || exit 2; \
+	  for lab in $(or $(subst $(comma), ,$(LAB)),all); do \
+	    $(GRADER) --src solutions --backend gpu --record-targets --out "$(BENCH_OUT)/grade-$$lab" $$([ $$lab = all ] || echo --lab $$lab); \
+	    graded=$$?; [ $$graded -eq 0 ] || echo "(the grader exited with status $$graded)"; [ $$graded -le $$status ] || status=$$graded; \
+	  done; exit $$status
+

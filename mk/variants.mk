@@ -10,7 +10,10 @@ VARIANT_LIST := solutions/variants/variants.txt
 # The lists as make variables (scripts/list-rules), made again when a list changes: a parse
 # reads them without a process per row. A list that is not here (a student's copy) lists nothing.
 LISTS := $(wildcard $(CORPUS_LIST) $(VARIANT_LIST))
+# make help and make help-all read no list, so that they write nothing.
+ifneq ($(filter-out help help-all,$(or $(MAKECMDGOALS),all)),)
 include $(BUILD)/lists.mk
+endif
 $(BUILD)/lists.mk: $(LISTS) scripts/list-rules
 	@mkdir -p $(@D)
 	@scripts/list-rules $(LISTS) > $@

@@ -13,15 +13,17 @@
 #include <vector>
 
 #include "common/subprocess.h"
+#include "common/text.h"
 #include "tests/lab_programs.h"
 
 namespace {
 
 namespace fs = std::filesystem;
 
-const char* const kMakefiles[] = {"Makefile", "mk/config.mk", "mk/labs.mk", "mk/variants.mk", "mk/maintainer.mk", "mk/platforms.mk",
+const char* const kMakefiles[] = {"Makefile", "mk/config.mk", "mk/labs.mk", "mk/variants.mk", "mk/maintainer.mk", "mk/course.mk",
                                   "mk/tests.mk", "cpusim/cpusim.mk"};
 
+using lab_test::contains;
 using lab_test::read_file;
 
 // The targets the makefile at PATH declares .PHONY.
@@ -38,23 +40,47 @@ std::vector<std::string> phony_targets(const std::string& path) {
 
 }  // namespace
 
-TEST_CASE("make help lists every target, each with the comment above its rule") {
-  const lab::RunResult help = lab::run_command({"make", "-s", "--no-print-directory", "help"});
-  REQUIRE(help.exited(0));
+TEST_CASE("make help-all lists every target, each with the comment above its rule; make help the students' on one screen") {
+  const lab::RunResult all = lab::run_command({"make", "-s", "--no-print-directory", "help-all"});
+  REQUIRE(all.exited(0));
   size_t count = 0;
   for (const char* makefile : kMakefiles) {
     for (const std::string& target : phony_targets(makefile)) {
       CAPTURE(makefile);
       CAPTURE(target);
-      CHECK(std::regex_search(help.output, std::regex("\n  make " + target + " +[a-z]")));
+      CHECK(std::regex_search(all.output, std::regex("\n  make " + target + " +[a-z]")));
       ++count;
     }
   }
   CHECK(count >= 20);
-  // The students' and instructors' targets come first, in the top-level Makefile.
-  for (const char* target : {"run", "grade", "status", "test", "bench", "doctor", "help"}) {
-    CHECK(help.output.find("make " + std::string(target) + " ") < help.output.find("From mk/"));
+  // make help: the top-level Makefile's targets alone, what a student uses, on one screen; the
+  // instructors' and maintainers' in help-all only.
+  const lab::RunResult help = lab::run_command({"make", "-s", "--no-print-directory", "help"});
+  REQUIRE(help.exited(0));
+  CAPTURE(help.output);
+  CHECK(text::count_of(help.output, "\n") <= 24);
+  for (const char* target : {"run", "debug", "profile", "check", "grade", "status", "test", "doctor", "help-all"}) {
+    CHECK(contains(help.output, "  make " + std::string(target) + " "));
   }
+  for (const char* target : {"grade-class", "release", "bench", "gradescope", "skeletons", "From mk/"}) {
+    CHECK_FALSE(contains(help.output, "make " + std::string(target) + " "));
+    CHECK_FALSE(contains(help.output, target + std::string(":")));
+  }
+}
+
+TEST_CASE("make help and make help-all write nothing: a copy without build/ has none after them") {
+  namespace fs = std::filesystem;
+  const fs::path copy = fs::absolute("build/test/help-copy");
+  fs::remove_all(copy);
+  fs::create_directories(copy);
+  REQUIRE(lab_test::copy_checkout(copy.string()));
+  for (const char* goal : {"help", "help-all"}) {
+    lab::RunOptions options;
+    options.cwd = copy.string();
+    CHECK(lab::run_command({"make", "-s", "--no-print-directory", goal}, options).exited(0));
+  }
+  CHECK_FALSE(fs::exists(copy / "build"));
+  fs::remove_all(copy);
 }
 
 TEST_CASE("a parse of the Makefile starts no process but one question to the driver") {
