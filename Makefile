@@ -58,6 +58,10 @@ made_src = $(filter $(SRC:%/=%),$(patsubst %/,%,$(dir $(patsubst %/,%,$(dir $(VA
 make_src_files = $(if $(made_src),{ $(MAKE) --no-print-directory -s $(filter $(made_src)/%,$(VARIANT_FILES)) >/dev/null || \
   { echo "make: could not make $(SRC) (its list: tests/corpus/corpus.txt or solutions/variants/variants.txt)" >&2; exit 2; }; } &&)
 
+# LAB's folder name (01 -> 01_matmul_naive; "" for no such lab), and its file in SRC.
+LAB_NAME = $(call lab_name,$(LAB))
+LAB_SOURCE = $(SRC)/$(LAB_NAME)/$(call lab_file,$(LAB_NAME))
+
 # The lab, and the step of a lab in steps, that make check and make grade grade (the grader says
 # what is wrong with them).
 grade_lab_args = $(if $(LAB),--lab $(LAB)) $(if $(STEP),--step $(call shell_quote,$(STEP)))
@@ -79,13 +83,13 @@ for_each_step = { [ -z "$(STEP)" ] || [ -n "$(call lab_steps,$(1))" ] || { echo 
 run:
 	@$(call require_plain_src,run)
 	@[ -n "$(LAB)" ] || { echo "make run: say which lab, e.g. make run LAB=01 (labs: $(LABS))" >&2; exit 2; }
-	@[ -n "$(call lab_name,$(LAB))" ] || { echo "make run: no lab '$(LAB)' here (labs: $(LABS))" >&2; exit 2; }
-	@$(make_src_files) [ -f "$(SRC)/$(call lab_name,$(LAB))/$(call lab_file,$(call lab_name,$(LAB)))" ] || \
-	  { echo "make run: $(SRC)/$(call lab_name,$(LAB))/$(call lab_file,$(call lab_name,$(LAB))) does not exist" >&2; exit 2; }
-	@$(MAKE) --no-print-directory -s $(call lab_program,$(call lab_name,$(LAB)),$(SRC),$(FLAVOR)) \
-	  $(if $(filter gpu,$(BACKEND)),$(if $(filter $(call lab_name,$(LAB)),$(SOLUTION_LABS)),$(call lab_program,$(call lab_name,$(LAB)),solutions,$(FLAVOR))) $(BUILD)/$(FLAVOR)/bin/ceilings)
-	@$(call for_each_step,$(call lab_name,$(LAB)),scripts/run-lab "$(BACKEND)" "$(call lab_program,$(call lab_name,$(LAB)),$(SRC),$(FLAVOR))" \
-	  "$(if $(filter gpu,$(BACKEND)),$(if $(filter $(call lab_name,$(LAB)),$(SOLUTION_LABS)),$(call lab_program,$(call lab_name,$(LAB)),solutions,$(FLAVOR))))" \
+	@[ -n "$(LAB_NAME)" ] || { echo "make run: no lab '$(LAB)' here (labs: $(LABS))" >&2; exit 2; }
+	@$(make_src_files) [ -f "$(LAB_SOURCE)" ] || \
+	  { echo "make run: $(LAB_SOURCE) does not exist" >&2; exit 2; }
+	@$(MAKE) --no-print-directory -s $(call lab_program,$(LAB_NAME),$(SRC),$(FLAVOR)) \
+	  $(if $(filter gpu,$(BACKEND)),$(if $(filter $(LAB_NAME),$(SOLUTION_LABS)),$(call lab_program,$(LAB_NAME),solutions,$(FLAVOR))) $(BUILD)/$(FLAVOR)/bin/ceilings)
+	@$(call for_each_step,$(LAB_NAME),scripts/run-lab "$(BACKEND)" "$(call lab_program,$(LAB_NAME),$(SRC),$(FLAVOR))" \
+	  "$(if $(filter gpu,$(BACKEND)),$(if $(filter $(LAB_NAME),$(SOLUTION_LABS)),$(call lab_program,$(LAB_NAME),solutions,$(FLAVOR))))" \
 	  "$(if $(filter gpu,$(BACKEND)),$(BUILD)/$(FLAVOR)/bin/ceilings)" $(ARGS))
 
 # gdb (cuda-gdb on a GPU) on the lab program built for debugging, stopped in the kernel at one
@@ -96,14 +100,14 @@ run:
 debug:
 	@$(call require_plain_src,debug)
 	@[ -n "$(LAB)" ] || { echo "make debug: say which lab, e.g. make debug LAB=02 BLOCK=1,0 THREAD=3,2 (labs: $(LABS))" >&2; exit 2; }
-	@[ -n "$(call lab_name,$(LAB))" ] || { echo "make debug: no lab '$(LAB)' here (labs: $(LABS))" >&2; exit 2; }
-	@[ -z "$(call lab_steps,$(call lab_name,$(LAB)))" ] || [ -n "$(STEP)" ] || \
-	  { echo "make debug: lab $(LAB) is in steps: say which, e.g. STEP=1 (steps: $(call lab_step_names,$(call lab_name,$(LAB))))" >&2; exit 2; }
-	@$(make_src_files) [ -f "$(SRC)/$(call lab_name,$(LAB))/$(call lab_file,$(call lab_name,$(LAB)))" ] || \
-	  { echo "make debug: $(SRC)/$(call lab_name,$(LAB))/$(call lab_file,$(call lab_name,$(LAB))) does not exist" >&2; exit 2; }
-	@$(MAKE) --no-print-directory -s $(call lab_program,$(call lab_name,$(LAB)),$(SRC),$(BACKEND)-debug)
-	@scripts/debug-lab "$(BACKEND)" "$(call lab_program,$(call lab_name,$(LAB)),$(SRC),$(BACKEND)-debug)" \
-	  "$(SRC)/$(call lab_name,$(LAB))/$(call lab_file,$(call lab_name,$(LAB)))" "$(BLOCK)" "$(THREAD)" "$(LINE)" "$(GDB_COMMANDS)" -- \
+	@[ -n "$(LAB_NAME)" ] || { echo "make debug: no lab '$(LAB)' here (labs: $(LABS))" >&2; exit 2; }
+	@[ -z "$(call lab_steps,$(LAB_NAME))" ] || [ -n "$(STEP)" ] || \
+	  { echo "make debug: lab $(LAB) is in steps: say which, e.g. STEP=1 (steps: $(call lab_step_names,$(LAB_NAME)))" >&2; exit 2; }
+	@$(make_src_files) [ -f "$(LAB_SOURCE)" ] || \
+	  { echo "make debug: $(LAB_SOURCE) does not exist" >&2; exit 2; }
+	@$(MAKE) --no-print-directory -s $(call lab_program,$(LAB_NAME),$(SRC),$(BACKEND)-debug)
+	@scripts/debug-lab "$(BACKEND)" "$(call lab_program,$(LAB_NAME),$(SRC),$(BACKEND)-debug)" \
+	  "$(LAB_SOURCE)" "$(BLOCK)" "$(THREAD)" "$(LINE)" "$(GDB_COMMANDS)" -- \
 	  $(if $(STEP),--step $(STEP)) --no-edges --no-time $(ARGS)
 
 # The program is built in the flavor that measures: the plain GPU build under Nsight Compute,
@@ -113,10 +117,10 @@ debug:
 ## where a lab's kernels spend their memory traffic, per kernel and source line: Nsight Compute on a GPU, the CPU backend's model without (LAB=02, STEP=1, ARGS=, GPU=H200)
 profile:
 	@$(call require_plain_src,profile)
-	@[ -n "$(LAB)" ] && [ -n "$(call lab_name,$(LAB))" ] || { echo "make profile: say which lab, e.g. make profile LAB=02 (labs: $(LABS))" >&2; exit 2; }
-	@$(make_src_files) $(MAKE) --no-print-directory -s $(call lab_program,$(call lab_name,$(LAB)),$(SRC),$(PROFILE_FLAVOR)) $(PROFILE)
-	@$(call for_each_step,$(call lab_name,$(LAB)),PROFILE_GPU="$(GPU)" scripts/profile-lab "$(BACKEND)" $(PROFILE) \
-	  "$(call lab_program,$(call lab_name,$(LAB)),$(SRC),$(PROFILE_FLAVOR))" $(ARGS))
+	@[ -n "$(LAB)" ] && [ -n "$(LAB_NAME)" ] || { echo "make profile: say which lab, e.g. make profile LAB=02 (labs: $(LABS))" >&2; exit 2; }
+	@$(make_src_files) $(MAKE) --no-print-directory -s $(call lab_program,$(LAB_NAME),$(SRC),$(PROFILE_FLAVOR)) $(PROFILE)
+	@$(call for_each_step,$(LAB_NAME),PROFILE_GPU="$(GPU)" scripts/profile-lab "$(BACKEND)" $(PROFILE) \
+	  "$(call lab_program,$(LAB_NAME),$(SRC),$(PROFILE_FLAVOR))" $(ARGS))
 PROFILE_FLAVOR = $(if $(filter gpu,$(BACKEND)),gpu,cpu-count)
 
 # The grader's quick pass: the same build, correctness and safety checks and hints as make grade,

@@ -72,8 +72,8 @@ endif
 # after_due_date, after_published; TIMEOUT=seconds the grader may take; GRADESCOPE_OUT=dir.
 ## the Gradescope autograder zip: LAB=01, RUBRIC=, VISIBILITY=after_due_date, TIMEOUT=540; into build/gradescope
 gradescope:
-	@[ -z "$(LAB)" ] || [ -n "$(call lab_name,$(LAB))" ] || { echo "make gradescope: no lab '$(LAB)' here (labs: $(LABS))" >&2; exit 2; }
-	@scripts/make-gradescope "$(or $(GRADESCOPE_OUT),$(BUILD)/gradescope)" "$(if $(LAB),$(call lab_name,$(LAB)))" "$(or $(RUBRIC),grading/rubric.txt)" \
+	@[ -z "$(LAB)" ] || [ -n "$(LAB_NAME)" ] || { echo "make gradescope: no lab '$(LAB)' here (labs: $(LABS))" >&2; exit 2; }
+	@scripts/make-gradescope "$(or $(GRADESCOPE_OUT),$(BUILD)/gradescope)" "$(if $(LAB),$(LAB_NAME))" "$(or $(RUBRIC),grading/rubric.txt)" \
 	  "$(or $(VISIBILITY),visible)" "$(or $(STDOUT_VISIBILITY),hidden)" "$(or $(TIMEOUT),540)"
 
 # PrairieLearn's grading image folder and a question per lab (scripts/make-prairielearn): IMAGE=
@@ -82,8 +82,8 @@ gradescope:
 ## a grading image and a question per lab for PrairieLearn: IMAGE=org/name:tag, LAB=01, RUBRIC=, TIMEOUT=540; into build/prairielearn
 prairielearn:
 	@[ -n "$(IMAGE)" ] || { echo "make prairielearn: say which Docker image the questions name, e.g. IMAGE=myorg/cuda-workbook-grader:2026" >&2; exit 2; }
-	@[ -z "$(LAB)" ] || [ -n "$(call lab_name,$(LAB))" ] || { echo "make prairielearn: no lab '$(LAB)' here (labs: $(LABS))" >&2; exit 2; }
-	@scripts/make-prairielearn "$(or $(PRAIRIELEARN_OUT),$(BUILD)/prairielearn)" "$(IMAGE)" "$(if $(LAB),$(call lab_name,$(LAB)))" \
+	@[ -z "$(LAB)" ] || [ -n "$(LAB_NAME)" ] || { echo "make prairielearn: no lab '$(LAB)' here (labs: $(LABS))" >&2; exit 2; }
+	@scripts/make-prairielearn "$(or $(PRAIRIELEARN_OUT),$(BUILD)/prairielearn)" "$(IMAGE)" "$(if $(LAB),$(LAB_NAME))" \
 	  "$(or $(RUBRIC),grading/rubric.txt)" "$(or $(TIMEOUT),540)"
 
 # Classroom 50's autograders (scripts/make-classroom50), one per lab, to copy into a classroom's
@@ -91,6 +91,6 @@ prairielearn:
 # CLASSROOM50_OUT=dir.
 ## an autograder per lab for Classroom 50 (GitHub): LAB=01, RUBRIC=, TIMEOUT=540; into build/classroom50
 classroom50:
-	@[ -z "$(LAB)" ] || [ -n "$(call lab_name,$(LAB))" ] || { echo "make classroom50: no lab '$(LAB)' here (labs: $(LABS))" >&2; exit 2; }
-	@scripts/make-classroom50 "$(or $(CLASSROOM50_OUT),$(BUILD)/classroom50)" "$(if $(LAB),$(call lab_name,$(LAB)))" \
+	@[ -z "$(LAB)" ] || [ -n "$(LAB_NAME)" ] || { echo "make classroom50: no lab '$(LAB)' here (labs: $(LABS))" >&2; exit 2; }
+	@scripts/make-classroom50 "$(or $(CLASSROOM50_OUT),$(BUILD)/classroom50)" "$(if $(LAB),$(LAB_NAME))" \
 	  "$(or $(RUBRIC),grading/rubric.txt)" "$(or $(TIMEOUT),540)"
