@@ -129,7 +129,7 @@ struct Result {
   double rate = 0;
 };
 
-// And, on a GPU, the GPU: what make profile's estimate is for (grading/student/reference_gpu.h).
+// And, on a GPU, the GPU: what make profile's estimate is for (grading/core/reference_gpu.h).
 void write_result(const std::string& path, const LabInfo& info, const Case& c, const Result& r, const DeviceInfo& device) {
   if (path.empty()) return;
   int64_t dims[3];

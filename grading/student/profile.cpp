@@ -190,7 +190,7 @@ int main(int argc, char** argv) {
   describe_problem(result, &ctx);
   grade::RunCounts run = backend == "cpu" ? grade::read_launch_log(counts) : grade::read_ncu_csv(counts);
   if (estimate_only) {
-    printf("%.6g\n", 1e3 * grade::estimated_seconds(run, ctx));
+    printf("%.6g\n", 1e3 * grade::estimated_seconds(run, ctx.problem_flops, ctx.gpu));
     return lab::kExitPass;
   }
   if (backend == "cpu") ctx.lines_note = grade::locate_sites(&run, cwd());

@@ -56,12 +56,6 @@ bool cpu(const RunCounts& run) { return run.backend == "cpu"; }
 
 // A kernel's FLOPs: Nsight Compute counts them; on the CPU backend they are the problem's when
 // the run launched one kernel.
-std::optional<double> kernel_flops(const RunCounts& run, const KernelCounts& k, const ProfileContext& ctx) {
-  if (k.flops) return k.flops;
-  if (cpu(run) && run.kernels.size() == 1) return ctx.problem_flops;
-  return std::nullopt;
-}
-
 // Occupancy the CPU backend can know: warps per SM from the block's threads and shared memory.
 double theoretical_occupancy(const KernelCounts& k, const ReferenceGpu& gpu) {
   const int warps = int(std::ceil(k.block_threads / 32));
@@ -91,7 +85,7 @@ std::string kernel_table(const RunCounts& run, const KernelCounts& k, const Prof
            ratio(k.shared_store.wavefronts, k.shared_store.requests));
   t += row("bank conflicts", conflict_ways(k.shared_load.wavefronts, k.shared_load.ideal_wavefronts),
            conflict_ways(k.shared_store.wavefronts, k.shared_store.ideal_wavefronts));
-  const std::optional<double> flops = kernel_flops(run, k, ctx);
+  const std::optional<double> flops = kernel_flops(run, k, ctx.problem_flops);
   if (flops && *flops > 0) t += row("global bytes loaded per multiply-add", ratio(k.global_load.bytes, *flops / 2));
   std::string dram = "-";
   if (k.dram_bytes)
@@ -148,23 +142,6 @@ std::vector<Place> places(const KernelCounts& k, const RunCounts& run, const Pro
   return out;
 }
 
-}  // namespace
-
-Estimate roofline(double flops, double dram_bytes, double l1_steps, const ReferenceGpu& gpu) {
-  Estimate e{flops / gpu.fp32_peak, "arithmetic"};
-  if (dram_bytes / gpu.dram_bandwidth > e.seconds) e = {dram_bytes / gpu.dram_bandwidth, "DRAM"};
-  const double l1 = l1_steps / (gpu.sms * gpu.clock_hz);
-  if (l1 > e.seconds) e = {l1, "L1"};
-  return e;
-}
-
-double l1_steps(const KernelCounts& k) {
-  auto global = [&](const Accesses& a) { return k.has_lines ? a.lines : std::max(a.requests, a.sectors / 4); };
-  return global(k.global_load) + global(k.global_store) + k.shared_load.wavefronts + k.shared_store.wavefronts;
-}
-
-namespace {
-
 // What a line's accesses waste, and the finding that says so; waste 0: nothing to say.
 struct Scored {
   double waste = 0;
@@ -196,7 +173,7 @@ Scored access_finding(const Place& p) {
 
 // What bounds the kernel's estimated time, and what would lower it.
 std::optional<Finding> bound_finding(const RunCounts& run, const KernelCounts& k, const ProfileContext& ctx) {
-  const Estimate e = roofline(kernel_flops(run, k, ctx).value_or(0), k.dram_bytes.value_or(0), l1_steps(k), ctx.gpu);
+  const Estimate e = roofline(kernel_flops(run, k, ctx.problem_flops).value_or(0), k.dram_bytes.value_or(0), l1_steps(k), ctx.gpu);
   if (e.seconds == 0) return std::nullopt;
   std::string why = "its estimated time, " + duration(e.seconds) + ", is bound by ";
   const std::string bound = e.bound;
@@ -240,13 +217,6 @@ std::vector<Finding> profile_findings(const RunCounts& run, const ProfileContext
   for (const KernelCounts& k : run.kernels)
     if (std::optional<Finding> f = bound_finding(run, k, ctx)) out.push_back(*f);
   return out;
-}
-
-double estimated_seconds(const RunCounts& run, const ProfileContext& ctx) {
-  double seconds = 0;
-  for (const KernelCounts& k : run.kernels)
-    seconds += roofline(kernel_flops(run, k, ctx).value_or(0), k.dram_bytes.value_or(0), l1_steps(k), ctx.gpu).seconds;
-  return seconds;
 }
 
 std::string profile_report(const RunCounts& run, const ProfileContext& ctx) {

@@ -1,7 +1,7 @@
 // make profile's report, the same from both backends: a table per kernel (global requests,
 // sectors and lines per request, the share of the moved bytes used; shared requests,
 // wavefronts and bank conflicts; DRAM bytes, occupancy, time), the run's arithmetic intensity
-// and a roofline estimate of its time on the reference GPU (reference_gpu.h), then findings:
+// and a roofline estimate of its time on the reference GPU (grading/core/estimate.h), then findings:
 // each names its source line (the CPU backend's model; Nsight Compute gives the kernel only)
 // and says in one sentence what it means and what to do.
 #pragma once
@@ -10,8 +10,9 @@
 #include <string>
 #include <vector>
 
+#include "grading/core/estimate.h"
 #include "grading/core/kernel_counts.h"
-#include "grading/student/reference_gpu.h"
+#include "grading/core/reference_gpu.h"
 
 namespace grade {
 
@@ -31,19 +32,5 @@ struct Finding {
 // what bounds the estimated time.
 std::vector<Finding> profile_findings(const RunCounts& run, const ProfileContext& ctx);
 std::string profile_report(const RunCounts& run, const ProfileContext& ctx);
-
-// The estimate, a roofline with three ceilings: the longest of the FLOPs at the fp32 peak, the
-// DRAM bytes at the copy's bandwidth, and the L1's work at one step per SM per clock: a 128-byte
-// line of a global request, or a shared-memory wavefront.
-struct Estimate {
-  double seconds = 0;
-  const char* bound = "";  // "arithmetic", "DRAM" or "L1"
-};
-Estimate roofline(double flops, double dram_bytes, double l1_steps, const ReferenceGpu& gpu);
-// A kernel's L1 steps: its global requests' lines (Nsight Compute gives no lines: a request's
-// sectors / 4, at least one) and its shared wavefronts.
-double l1_steps(const KernelCounts& k);
-// The run's estimated time: its kernels' estimates, one after another (scripts/validate-estimate).
-double estimated_seconds(const RunCounts& run, const ProfileContext& ctx);
 
 }  // namespace grade

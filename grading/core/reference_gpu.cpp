@@ -1,4 +1,4 @@
-#include "grading/student/reference_gpu.h"
+#include "grading/core/reference_gpu.h"
 
 #include <algorithm>
 #include <cctype>
