@@ -84,7 +84,7 @@ bench-backend: $(foreach l,$(SOLUTION_LABS),$(call lab_program,$(l),solutions,cp
 
 # ---- the solutions timed on a GPU ----
 
-.PHONY: bench
+.PHONY: bench record-estimates
 
 # Every lab's solution next to its ceiling, in one run on the GPU (harness/bench.cpp): a table,
 # and performance.md with its chart performance.svg in BENCH_OUT. LAB=01,05 some labs only,
@@ -118,3 +118,10 @@ bench:
 	    graded=$$?; [ $$graded -eq 0 ] || echo "(the grader exited with status $$graded)"; [ $$graded -le $$status ] || status=$$graded; \
 	  done; exit $$status
 
+# The solutions' estimated times on the reference GPUs at the rubric's technique shapes, into
+# grading/estimates.txt (grading/core/estimates.h), from the CPU backend's counts: no GPU needed.
+# The technique check shows a student's estimate beside these; run it when a solution changes.
+## the solutions' estimated times on an H100 and an H200, into grading/estimates.txt (the CPU backend)
+record-estimates: $(GRADER)
+	@[ -n "$(SOLUTION_LABS)" ] || { echo "make record-estimates: no solutions/ here" >&2; exit 2; }
+	@$(GRADER) --src solutions --backend cpu --record-estimates --out $(BUILD)/record-estimates $(if $(RUBRIC),--rubric "$(RUBRIC)")

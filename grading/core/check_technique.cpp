@@ -2,8 +2,10 @@
 // kernels did (grading/core/technique.h gives the rules).
 #include "grading/core/case_runs.h"
 #include "grading/core/checks.h"
+#include "grading/core/estimate.h"
 #include "grading/core/kernel_counts.h"
 #include "grading/core/quoting.h"
+#include "grading/core/targets.h"
 #include "grading/core/technique.h"
 
 namespace grade {
@@ -21,6 +23,36 @@ std::string how_to_see(const Context& ctx, const LabRubric& lab) {
          "\" shows these counts per kernel and per source line";
 }
 
+// MS as "1.07 µs" or "2.31 ms", three figures.
+std::string short_time(double ms) { return ms < 1 ? fmt("%.3g µs", 1e3 * ms) : fmt("%.3g ms", ms); }
+
+// On the CPU backend: the kernels' estimated time on the reference GPUs from the counts this
+// check read (grading/core/estimate.h), beside the solution's (grading/estimates.txt); feedback,
+// never points. With --record-estimates (the solutions), written into that file instead.
+std::string estimate_line(const Context& ctx, const LabRubric& lab, const std::string& launch_log) {
+  const RunCounts counts = read_launch_log(launch_log);
+  const std::string shape = lab.technique_shape.text();
+  std::string yours, theirs;
+  bool known = true, recorded = true;
+  for (const ReferenceGpu& gpu : {kH100, kH200}) {
+    const std::string name = gpu.name.substr(0, gpu.name.find(' '));  // "H100", "H200"
+    const std::string on = " on an " + name;
+    const double ms = 1e3 * estimated_seconds(counts, lab.technique_shape.flops(), gpu);
+    yours += (yours.empty() ? "" : " and ") + short_time(ms) + on;
+    if (ctx.record_estimates) {
+      recorded = record_estimate(ctx.estimates_path, {lab.step.id, shape, name, ms, today(), solutions_commit()}) && recorded;
+    } else if (const std::optional<double> solution = estimate_ms(ctx.estimates, lab.step.id, shape, name)) {
+      theirs += (theirs.empty() ? "" : " and ") + short_time(*solution) + on;
+    } else {
+      known = false;
+    }
+  }
+  std::string line = "estimated on a GPU from the memory model's counts at " + lab.technique_shape.describe() + ": " + yours;
+  if (ctx.record_estimates) return line + (recorded ? "; recorded in " : "; not recorded: cannot write ") + ctx.estimates_path;
+  if (known) line += theirs == yours ? ", as the solution's" : "; the solution's " + theirs;
+  return line + " (a floor, feedback only: docs/estimate.md says how far off it is)";
+}
+
 }  // namespace
 
 CheckResult check_technique(const Context& ctx, const LabRubric& lab, const LabPrograms& programs) {
@@ -29,6 +61,7 @@ CheckResult check_technique(const Context& ctx, const LabRubric& lab, const LabP
   const Cases cases = write_cases(ctx, "technique", {lab.technique_shape});
   Traffic traffic;
   lab::RunResult run;
+  std::string estimate;
   if (ctx.backend == "cpu") {
     const std::string log = cases.dir + "/launches.txt";
     run = run_limited(ctx, programs.watched, cases, {"CPUSIM_LAUNCH_LOG=" + log});
@@ -63,6 +96,7 @@ CheckResult check_technique(const Context& ctx, const LabRubric& lab, const LabP
     return all_or_nothing(c, start);
   }
   traffic.host_copies = double(v.result.host_copies);
+  if (ctx.backend == "cpu") estimate = estimate_line(ctx, lab, cases.dir + "/launches.txt");
   // Each rule is worth its share of the points, so that a kernel that skips one lesson loses
   // that one; technique none still asks for a kernel launch.
   const std::vector<TechniqueRule> rules = lab.technique.empty() ? std::vector<TechniqueRule>{{"launch"}} : lab.technique;
@@ -77,6 +111,7 @@ CheckResult check_technique(const Context& ctx, const LabRubric& lab, const LabP
   }
   c.seconds = seconds_since(start);
   c.points = c.max_points * double(held) / double(rules.size());
+  if (!estimate.empty()) c.details.push_back(estimate);
   if (held == rules.size()) return c;
   c.status = Status::kFail;
   if (rules.size() > 1) c.details.insert(c.details.begin(), fmt("%.0f of %.0f rules hold", double(held), double(rules.size())));

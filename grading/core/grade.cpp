@@ -347,7 +347,7 @@ struct Options {
   std::string targets_path = "grading/targets.txt";
   std::vector<std::string> hide;
   int64_t seed = -1, jobs = -1;
-  bool strict = false, no_namespaces = false, quick = false, record_targets = false;
+  bool strict = false, no_namespaces = false, quick = false, record_targets = false, record_estimates = false;
 };
 
 Options parse_options(int argc, char** argv) {
@@ -373,6 +373,8 @@ Options parse_options(int argc, char** argv) {
                                    "build/grade, check, class and progress, are always hidden)");
   cli.add_string("targets", &o.targets_path, "the performance targets where there is no solution to time: per GPU model,\n"
                                             "the solution's share of its ceiling's speed (grading/core/targets.h)");
+  cli.add_flag("record-estimates", &o.record_estimates, "on the CPU backend, with the solutions: write each part's estimated time\n"
+                                                        "on the reference GPUs into grading/estimates.txt (make record-estimates)");
   cli.add_flag("record-targets", &o.record_targets, "on a GPU, with the solutions: measure each ceiling beside the solution's\n"
                                                     "time and write its share into the targets file (make bench)");
   cli.add_flag("strict", &o.strict, "exit 1 when the score is below full marks");
@@ -488,14 +490,20 @@ grade::Context make_context(const Options& o, const std::string& backend, const 
   ctx.device = device;
   ctx.targets_path = o.targets_path;
   ctx.record_targets = o.record_targets;
+  ctx.record_estimates = o.record_estimates;
   std::string error;
   if (!grade::load_targets(o.targets_path, &ctx.targets, &error)) cannot_run(error);
+  if (!grade::load_estimates(ctx.estimates_path, &ctx.estimates, &error)) cannot_run(error);
   ctx.src = o.src;
   ctx.seed = o.seed >= 0 ? uint64_t(o.seed) : std::random_device{}() % 1000000000;
   ctx.rubric = &rubric;
   ctx.have_solutions = is_dir("solutions");
   if (o.record_targets && (backend != "gpu" || !ctx.have_solutions || o.quick)) {
     cannot_run("--record-targets times the solutions on a GPU: it needs solutions/, BACKEND=gpu and a full grading run");
+  }
+  std::error_code ec;
+  if (o.record_estimates && (backend != "cpu" || o.quick || !std::filesystem::equivalent(o.src, "solutions", ec))) {
+    cannot_run("--record-estimates counts the solutions on the CPU backend: it needs --src solutions, BACKEND=cpu and a full grading run");
   }
   ctx.have_compute_sanitizer = have_command("compute-sanitizer");
   ctx.have_ncu = have_command("ncu");

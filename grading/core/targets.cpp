@@ -34,6 +34,8 @@ std::string read_text(const std::string& path) {
   return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
 }
 
+}  // namespace
+
 std::string today() {
   char date[16];
   const std::time_t now = std::time(nullptr);
@@ -49,8 +51,6 @@ std::string solutions_commit() {
   const lab::RunResult changed = lab::run_command({"git", "status", "--porcelain", "--", "solutions"});
   return changed.exited(0) && changed.output.empty() ? commit : commit + "-dirty";
 }
-
-}  // namespace
 
 bool load_targets(const std::string& path, std::vector<lab::Target>* targets, std::string* error) {
   if (!exists(path)) return true;

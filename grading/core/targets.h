@@ -45,4 +45,9 @@ std::optional<lab::Target> target_for(const Context& ctx, const LabRubric& lab, 
 // GPU; the line to report, or why it could not.
 std::string record_target(const Context& ctx, const LabRubric& lab, const Ceiling& ceiling, double solution_ms);
 
+// Today's date, 2026-11-29 (UTC), and the commit of the solutions measured, "-dirty" when
+// solutions/ differs from it: what a recorded line says of itself.
+std::string today();
+std::string solutions_commit();
+
 }  // namespace grade

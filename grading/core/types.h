@@ -10,6 +10,7 @@
 
 #include "common/targets.h"
 #include "grading/core/cannot_grade.h"
+#include "grading/core/estimates.h"
 #include "grading/core/rubric.h"
 #include "grading/core/sandbox.h"
 
@@ -48,6 +49,11 @@ struct Context {
   std::string targets_path = "grading/targets.txt";
   std::vector<lab::Target> targets;
   bool record_targets = false;
+  // The solutions' estimated times on the reference GPUs (grading/core/estimates.h): the file,
+  // what it holds, and whether this run records them (make record-estimates).
+  std::string estimates_path = "grading/estimates.txt";
+  std::vector<SolutionEstimate> estimates;
+  bool record_estimates = false;
 };
 
 // The programs of one lab, built before any student code runs, with their fingerprints.

@@ -22,6 +22,7 @@
 
 #include "common/labs.h"
 #include "common/subprocess.h"
+#include "common/text.h"
 #include "grading/core/progress.h"
 #include "grading/core/student_uid.h"
 #include "grading/core/utf8.h"
@@ -41,6 +42,9 @@ TEST_CASE("every solution grades full marks on build, correctness, safety and te
   CHECK(contains(g.results_json, "\"name\": \"lab 03 matmul_register, step 2 (2d): technique\""));
   CHECK(contains(g.run.output, "\nlab 03, step 1: 5/5\n"));
   CHECK(contains(g.run.output, "\nlab 03, step 3: 6/6\n"));  // the lab's build, with its last step
+  // Each graded part's estimate is the one grading/estimates.txt records for the solution: that
+  // file is current (make record-estimates after a solution changes).
+  CHECK(text::count_of(g.run.output, "µs on an H200, as the solution's (a floor, feedback only") == 7);
   if (lab::run_command({"sh", "-c", "command -v python3"}).exited(0)) CHECK(valid_json(default_out() + "/results.json"));
 }
 
@@ -119,6 +123,18 @@ TEST_CASE("LAB= a list grades those labs, in the table's order; a name in it tha
     CHECK(g.run.exited(2));
     CHECK((contains(g.run.output, "no lab '99'") || contains(g.run.output, "no lab ''") ||
            contains(g.run.output, "STEP=1 needs one lab")));
+  }
+}
+
+TEST_CASE("--record-estimates records the solutions' estimates only: another folder, a quick pass or a GPU is refused") {
+  for (const std::vector<std::string>& wrong : std::vector<std::vector<std::string>>{
+           {"--src", "labs", "--backend", "cpu"}, {"--src", "solutions", "--backend", "cpu", "--quick"}}) {
+    std::vector<std::string> a = {"--record-estimates", "--lab", "01"};
+    a.insert(a.end(), wrong.begin(), wrong.end());
+    const Graded g = run_grader(a, false, "build/grade-test-reports/record-estimates");
+    CAPTURE(g.run.output);
+    CHECK(g.run.exited(2));
+    CHECK(contains(g.run.output, "--record-estimates counts the solutions on the CPU backend"));
   }
 }
 

@@ -85,6 +85,8 @@ TEST_CASE("a variant that skips the lesson loses exactly the lesson's points" * 
     CHECK(contains(technique, ": FAIL"));
     CHECK(contains(technique, std::string("  ") + v.technique));
     CHECK(contains(output, v.says));
+    // The estimate beside the solution's (grading/estimates.txt), not the same.
+    CHECK(contains(output, "on an H200; the solution's "));
   }
 }
 
