@@ -44,7 +44,8 @@ TEST_CASE("every solution grades full marks on build, correctness, safety and te
   CHECK(contains(g.run.output, "\nlab 03, step 3: 6/6\n"));  // the lab's build, with its last step
   // Each graded part's estimate is the one grading/estimates.txt records for the solution: that
   // file is current (make record-estimates after a solution changes).
-  CHECK(text::count_of(g.run.output, "µs on an H200, as the solution's (a floor, feedback only") == 7);
+  CHECK_MESSAGE(text::count_of(g.run.output, "µs on an H200, as the solution's (a floor, feedback only") == 7,
+                "grading/estimates.txt is not the solutions' (make record-estimates writes it)");
   if (lab::run_command({"sh", "-c", "command -v python3"}).exited(0)) CHECK(valid_json(default_out() + "/results.json"));
 }
 
