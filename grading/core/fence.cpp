@@ -5,7 +5,7 @@
 //
 // First /tmp, /var/tmp and /dev/shm become empty folders of the namespace's own (tmpfs), with
 // CHECKOUT, BUILD_DIR, SCRATCH (the grader's scratch folder) and the working folder bound again
-// at their paths where they lie in one: what student code writes there goes with the namespace,
+// at their paths where they lie in one (the folders on the way made again as they were): what student code writes there goes with the namespace,
 // and it finds there nothing of other processes (another grading's scratch folder, what the
 // last student left). Then CHECKOUT and BUILD_DIR are bound onto themselves read-only; each
 // WRITABLE folder is bound again writable; each HIDDEN folder is covered by an empty folder (a
@@ -70,12 +70,33 @@ void hide(const char* path) {
 // PATH is DIR or lies in it.
 bool within(const std::string& path, const std::string& dir) { return path == dir || path.rfind(dir + "/", 0) == 0; }
 
-void make_dirs(const std::string& path) {
-  for (size_t slash = path.find('/', 1);; slash = path.find('/', slash + 1)) {
-    const std::string prefix = path.substr(0, slash);
-    if (mkdir(prefix.c_str(), 0755) != 0 && errno != EEXIST) fail("cannot make " + prefix);
-    if (slash == std::string::npos) return;
+// A folder on the way to a folder bound again, as it was: made again in the new folder with its
+// mode and owner, so that who may pass through it stays the same (a checkout in a folder only
+// its owner may enter stays closed to the student user).
+struct Folder {
+  std::string path;
+  struct stat st;
+};
+
+// The folders from SHARED (not itself) down to PATH (not itself), as they are now.
+std::vector<Folder> folders_on_the_way(const std::string& shared, const std::string& path) {
+  std::vector<Folder> way;
+  for (size_t slash = path.find('/', shared.size() + 1); slash != std::string::npos; slash = path.find('/', slash + 1)) {
+    Folder f{path.substr(0, slash), {}};
+    if (stat(f.path.c_str(), &f.st) != 0) fail("cannot read " + f.path);
+    way.push_back(f);
   }
+  return way;
+}
+
+void make_again(const std::vector<Folder>& way, const std::string& path) {
+  for (const Folder& f : way) {
+    if (mkdir(f.path.c_str(), 0700) != 0 && errno != EEXIST) fail("cannot make " + f.path);
+    // In a user namespace an owner it does not map cannot be given: the folder keeps its mode.
+    if (chown(f.path.c_str(), f.st.st_uid, f.st.st_gid) != 0 && errno != EINVAL && errno != EPERM) fail("cannot own " + f.path);
+    if (chmod(f.path.c_str(), f.st.st_mode & 07777) != 0) fail("cannot set the mode of " + f.path);
+  }
+  if (mkdir(path.c_str(), 0700) != 0 && errno != EEXIST) fail("cannot make " + path);
 }
 
 // The folders every process shares and every user may write, each replaced by an empty one of
@@ -100,21 +121,26 @@ void private_shared_folders(const std::vector<const char*>& given) {
     }
     if (above) continue;
     // Only the outermost of nested folders: its bind brings the ones in it along.
-    std::vector<std::pair<std::string, int>> rebind;
+    struct Rebind {
+      std::string path;
+      int fd;
+      std::vector<Folder> way;
+    };
+    std::vector<Rebind> rebind;
     for (const std::string& path : inside) {
       bool nested = false;
       for (const std::string& other : inside) nested = nested || (other != path && within(path, other));
-      if (nested || std::any_of(rebind.begin(), rebind.end(), [&](const auto& r) { return r.first == path; })) continue;
+      if (nested || std::any_of(rebind.begin(), rebind.end(), [&](const Rebind& r) { return r.path == path; })) continue;
       const int fd = open(path.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
       if (fd < 0) fail("cannot open " + path);
-      rebind.emplace_back(path, fd);
+      rebind.push_back({path, fd, folders_on_the_way(shared, path)});
     }
     if (mount("private", shared, "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777,size=1g") != 0) fail(std::string("cannot cover ") + shared);
-    for (const auto& [path, fd] : rebind) {
-      make_dirs(path);
-      const std::string source = "/proc/self/fd/" + std::to_string(fd);
-      if (mount(source.c_str(), path.c_str(), nullptr, MS_BIND | MS_REC, nullptr) != 0) fail("cannot bind " + path + " again");
-      close(fd);
+    for (const Rebind& r : rebind) {
+      make_again(r.way, r.path);
+      const std::string source = "/proc/self/fd/" + std::to_string(r.fd);
+      if (mount(source.c_str(), r.path.c_str(), nullptr, MS_BIND | MS_REC, nullptr) != 0) fail("cannot bind " + r.path + " again");
+      close(r.fd);
     }
   }
 }
