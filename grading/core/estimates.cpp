@@ -6,7 +6,7 @@
 #include <mutex>
 #include <sstream>
 
-#include "grading/core/report.h"
+#include "grading/core/atomic_file.h"
 
 namespace grade {
 

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "grading/core/atomic_file.h"
 #include "grading/core/types.h"
 
 namespace grade {
@@ -28,10 +29,6 @@ struct RunInfo {
 
 // Points as people write them: "5", "3.5".
 std::string points_text(double points);
-
-// Writes TEXT to PATH through a temporary file renamed over it, so that a reader never sees half
-// of it; makes PATH's folder first. False when it cannot.
-bool write_atomically(const std::string& path, const std::string& text);
 
 // A verdict as the reports and the history write it: OK, FAIL, SKIP, WAIVED.
 const char* status_word(Status s);
