@@ -8,6 +8,12 @@
 #include <string>
 #include <vector>
 
+#include <doctest/doctest.h>
+
+#ifndef GRADE_CLASS_MISSING
+#include <nlohmann/json.hpp>
+#endif
+
 #include "common/subprocess.h"
 
 namespace lab_test {
@@ -34,5 +40,18 @@ inline lab::RunResult run_tool(const std::vector<std::string>& argv, const std::
   options.cwd = cwd;
   return lab::run_command(argv, options);
 }
+
+#ifndef GRADE_CLASS_MISSING
+// The test named NAME in a platform's results (its KEY: "name" for Gradescope and PrairieLearn,
+// "test-name" for Classroom 50); fails the test case when there is none.
+inline const nlohmann::json& test_named(const nlohmann::json& results, const std::string& name, const char* key = "name") {
+  for (const nlohmann::json& t : results["tests"]) {
+    if (t[key] == name) return t;
+  }
+  FAIL("no test '" << name << "' in " << results.dump(2));
+  static const nlohmann::json none;
+  return none;
+}
+#endif
 
 }  // namespace lab_test

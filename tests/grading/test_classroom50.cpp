@@ -133,14 +133,6 @@ void check_contract(const json& r) {
   CHECK(r["max-score"] == max_score);
 }
 
-const json& test_named(const json& r, const std::string& name) {
-  for (const json& t : r["tests"]) {
-    if (t["test-name"] == name) return t;
-  }
-  FAIL("no test '" << name << "' in " << r.dump(2));
-  static const json none;
-  return none;
-}
 #endif
 
 }  // namespace
@@ -185,7 +177,7 @@ TEST_CASE("a correct lab file scores full marks, in Classroom 50's contract" * d
   check_contract(g.result);
   CHECK(g.result["score"] == 8);
   CHECK(g.result["max-score"] == 8);
-  CHECK(test_named(g.result, "lab 01 matmul_naive: correctness")["passed"] == true);
+  CHECK(lab_test::test_named(g.result, "lab 01 matmul_naive: correctness", "test-name")["passed"] == true);
   CHECK(contains(g.body, "Score: 8/8"));
   CHECK(contains(g.body, "performance is waived here"));
 }
@@ -198,7 +190,7 @@ TEST_CASE("a missing lab file scores 0 and says why" * doctest::skip(lab_test::k
   check_contract(missing.result);
   CHECK(missing.result["score"] == 0);
   CHECK(missing.result["max-score"] == 8);
-  CHECK(test_named(missing.result, "lab 01 matmul_naive: build")["passed"] == false);
+  CHECK(lab_test::test_named(missing.result, "lab 01 matmul_naive: build", "test-name")["passed"] == false);
   CHECK(contains(missing.body, "no file"));
 }
 
@@ -215,7 +207,7 @@ TEST_CASE("what the grader leaves becomes Classroom 50's result: whole points; a
   const json partial = json::parse(grade::classroom50_result((dir / "partial.json").string(), runner, 1796165940, &why));
   CAPTURE(partial.dump(2));
   CHECK(partial["datetime"] == "2026-12-01T22:59:00Z");
-  CHECK(test_named(partial, "lab 02 matmul_tiled: correctness")["score"] == 3);  // 2.7, rounded
+  CHECK(lab_test::test_named(partial, "lab 02 matmul_tiled: correctness", "test-name")["score"] == 3);  // 2.7, rounded
   CHECK(partial["score"] == 6);
   CHECK(partial["max-score"] == 10);
   CHECK(grade::classroom50_result((dir / "none.json").string(), runner, 0, &why).empty());

@@ -160,16 +160,6 @@ void check_format(const json& r, double max) {
   }
 }
 
-// The test named NAME.
-const json& test_named(const json& r, const std::string& name) {
-  for (const json& t : r["tests"]) {
-    if (t["name"] == name) return t;
-  }
-  FAIL("no test '" << name << "' in " << r.dump(2));
-  static const json none;
-  return none;
-}
-
 // Each entry of the zip at PATH: its name and bytes, and the Unix mode of each.
 std::map<std::string, std::string> zip_entries(const std::string& path, std::map<std::string, int>* modes) {
   std::map<std::string, std::string> entries;
@@ -271,8 +261,8 @@ TEST_CASE("a correct lab file uploaded alone gets full marks, in Gradescope's fo
   check_format(r, 8);
   CHECK(r["score"] == 8);
   CHECK(r["tests"].size() == 5);
-  CHECK(test_named(r, "lab 01 matmul_naive: correctness")["score"] == 4);
-  CHECK(test_named(r, "lab 01 matmul_naive: performance")["max_score"] == 0);  // waived without a GPU
+  CHECK(lab_test::test_named(r, "lab 01 matmul_naive: correctness")["score"] == 4);
+  CHECK(lab_test::test_named(r, "lab 01 matmul_naive: performance")["max_score"] == 0);  // waived without a GPU
   CHECK(contains(output, "matmul_naive.cu graded as 01_matmul_naive/matmul_naive.cu"));
   CHECK(contains(output, "performance is waived"));
   CHECK(contains(output, "Score: 8/8"));
@@ -292,12 +282,12 @@ TEST_CASE("a broken lab in a labs/ folder loses its correctness points; hidden u
   std::ofstream(env) << settings;
   check_format(r, 8);
   CHECK(r["score"].get<double>() < 8);
-  const json& correctness = test_named(r, "lab 01 matmul_naive: correctness");
+  const json& correctness = lab_test::test_named(r, "lab 01 matmul_naive: correctness");
   CHECK(correctness["status"] == "failed");
   CHECK(correctness["score"].get<double>() < 5);
   CHECK(correctness["visibility"] == "after_due_date");
   CHECK(r["visibility"] == "after_due_date");
-  CHECK(test_named(r, "lab 01 matmul_naive: build")["visibility"] == "visible");
+  CHECK(lab_test::test_named(r, "lab 01 matmul_naive: build")["visibility"] == "visible");
 }
 
 TEST_CASE("a wrong upload gets a results.json that says so, visible, with no score (skipped without zip)" *

@@ -112,14 +112,6 @@ void check_format(const json& r) {
   CHECK(std::fabs(r["score"].get<double>() - points / max_points) < 1e-9);
 }
 
-const json& test_named(const json& r, const std::string& name) {
-  for (const json& t : r["tests"]) {
-    if (t["name"] == name) return t;
-  }
-  FAIL("no test '" << name << "' in " << r.dump(2));
-  static const json none;
-  return none;
-}
 #endif
 
 }  // namespace
@@ -170,8 +162,8 @@ TEST_CASE("a correct lab file gets a score of 1, in PrairieLearn's format" * doc
   check_format(r);
   CHECK(r["gradable"] == true);
   CHECK(r["score"] == 1.0);
-  CHECK(test_named(r, "lab 01 matmul_naive: correctness")["points"] == 4);
-  CHECK(test_named(r, "lab 01 matmul_naive: performance")["max_points"] == 0);  // waived without a GPU
+  CHECK(lab_test::test_named(r, "lab 01 matmul_naive: correctness")["points"] == 4);
+  CHECK(lab_test::test_named(r, "lab 01 matmul_naive: performance")["max_points"] == 0);  // waived without a GPU
   CHECK(contains(r["message"].get<std::string>(), "Score: 8/8"));
   CHECK(contains(r["output"].get<std::string>(), "matmul_naive.cu graded as 01_matmul_naive/matmul_naive.cu"));
 }
@@ -181,7 +173,7 @@ TEST_CASE("a broken lab file scores below 1 and says why" * doctest::skip(lab_te
   check_format(r);
   CHECK(r["gradable"] == true);
   CHECK(r["score"].get<double>() < 1);
-  const json& correctness = test_named(r, "lab 01 matmul_naive: correctness");
+  const json& correctness = lab_test::test_named(r, "lab 01 matmul_naive: correctness");
   CHECK(correctness["points"].get<double>() < 4);
   CHECK(correctness["message"] == "failed");
   CHECK(contains(correctness["output"].get<std::string>(), "wrote outside the output"));
@@ -207,7 +199,7 @@ TEST_CASE("what the grader leaves becomes PrairieLearn's results: partial points
   const json partial = json::parse(grade::prairielearn_results((dir / "partial.json").string(), {"a note"}, &why));
   check_format(partial);
   CHECK(partial["score"] == 0.35);
-  CHECK(test_named(partial, "lab 02 matmul_tiled: correctness")["points"] == 2.5);
+  CHECK(lab_test::test_named(partial, "lab 02 matmul_tiled: correctness")["points"] == 2.5);
   CHECK(contains(partial["output"].get<std::string>(), "- a note\n"));
   const json none = json::parse(grade::prairielearn_results((dir / "none.json").string(), {}, &why));
   check_format(none);
