@@ -110,7 +110,10 @@ void private_shared_folders(const std::vector<const char*>& given) {
     if (realpath(path, real) == nullptr) fail(std::string("cannot find ") + path);
     keep.push_back(real);
   }
-  for (const char* shared : {"/tmp", "/var/tmp", "/dev/shm"}) {
+  // Sizes: what a compiler's temporary files need, and no more, since a tmpfs is memory: a
+  // grading box of 2 GiB would give a student that fills them this much of it.
+  const std::pair<const char*, const char*> folders[] = {{"/tmp", "size=256m"}, {"/var/tmp", "size=64m"}, {"/dev/shm", "size=64m"}};
+  for (const auto& [shared, size] : folders) {
     struct stat st;
     if (lstat(shared, &st) != 0 || !S_ISDIR(st.st_mode)) continue;
     bool above = false;
@@ -135,7 +138,8 @@ void private_shared_folders(const std::vector<const char*>& given) {
       if (fd < 0) fail("cannot open " + path);
       rebind.push_back({path, fd, folders_on_the_way(shared, path)});
     }
-    if (mount("private", shared, "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777,size=1g") != 0) fail(std::string("cannot cover ") + shared);
+    const std::string options = std::string("mode=1777,") + size;
+    if (mount("private", shared, "tmpfs", MS_NOSUID | MS_NODEV, options.c_str()) != 0) fail(std::string("cannot cover ") + shared);
     for (const Rebind& r : rebind) {
       make_again(r.way, r.path);
       const std::string source = "/proc/self/fd/" + std::to_string(r.fd);
