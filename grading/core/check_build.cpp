@@ -176,13 +176,24 @@ void build_solution(const Context& ctx, const LabRubric& lab, Program* solution,
   }
 }
 
-// The flavors the checks need, the lab program's first: on the CPU backend, the sanitizers'
-// builds (safety) and the watched build (technique's counts, correctness's lost updates).
-std::vector<std::pair<std::string, Program*>> flavors_needed(const Context& ctx, LabPrograms* programs) {
-  std::vector<std::pair<std::string, Program*>> flavors = {{ctx.backend, &programs->main}};
-  if (ctx.backend == "cpu") {
-    flavors.insert(flavors.end(), {{"cpu-asan", &programs->asan}, {"cpu-tsan", &programs->tsan}, {"cpu-count", &programs->watched}});
+// Whether any section of FOLDER's lab (each step's) gives the safety check points: a rubric
+// that gives it none turns it off, and its builds with it.
+bool safety_graded(const Context& ctx, const std::string& folder) {
+  for (const LabRubric& section : ctx.rubric->labs) {
+    if (section.folder == folder && section.points_safety > 0) return true;
   }
+  return false;
+}
+
+// The flavors the checks of FOLDER's lab need, the lab program's first: on the CPU backend, the
+// sanitizers' builds (safety) and the watched build (technique's counts, correctness's lost
+// updates).
+std::vector<std::pair<std::string, Program*>> flavors_needed(const Context& ctx, const std::string& folder, LabPrograms* programs) {
+  std::vector<std::pair<std::string, Program*>> flavors = {{ctx.backend, &programs->main}};
+  if (ctx.backend == "cpu" && safety_graded(ctx, folder)) {
+    flavors.insert(flavors.end(), {{"cpu-asan", &programs->asan}, {"cpu-tsan", &programs->tsan}});
+  }
+  if (ctx.backend == "cpu") flavors.push_back({"cpu-count", &programs->watched});
   return flavors;
 }
 
@@ -279,7 +290,7 @@ std::vector<std::string> build_failure(const Context& ctx, const LabRubric& lab,
             "the point of each lab is to write the kernel yourself"};
   }
   build_solution(ctx, lab, &programs->solution, &programs->solution_watched);
-  const std::vector<std::pair<std::string, Program*>> flavors = flavors_needed(ctx, programs);
+  const std::vector<std::pair<std::string, Program*>> flavors = flavors_needed(ctx, lab.folder, programs);
   std::vector<std::string> names;
   for (const auto& f : flavors) names.push_back(f.first);
   const std::vector<std::string> paths = make_program_parts(ctx, student.copies, lab, names);
@@ -328,7 +339,9 @@ bool build_shared(const Context& ctx, const std::vector<const LabRubric*>& labs)
     if (ctx.have_solutions && exists("solutions/" + lab->folder + "/" + lab->file())) add(&solved, lab->folder);
   }
   LabPrograms programs;
-  for (const auto& f : flavors_needed(ctx, &programs)) add(&flavors, f.first);
+  for (const LabRubric* lab : labs) {
+    for (const auto& f : flavors_needed(ctx, lab->folder, &programs)) add(&flavors, f.first);
+  }
   bool built = run_make(ctx, {"program-parts", "LAB=" + folders, "SRC=labs", "PART_FLAVORS=" + flavors}).exited(0);
   Program solution, watched;
   for (const auto& flavor : solution_flavors(ctx, &solution, &watched)) {

@@ -151,6 +151,13 @@ struct LabGrading {
     c.details.push_back(why_skipped);
     record(c);
   }
+  // A check the rubric gives no points is off: it runs nothing (safety's builds are not made
+  // either: check_build.cpp), and says so.
+  void off(const char* name) {
+    grade::CheckResult c(name, grade::Status::kSkip, 0);
+    c.details.push_back("off: the rubric gives it no points");
+    record(c);
+  }
 };
 
 // Every check of G's lab but performance.
@@ -204,7 +211,7 @@ void grade_checks(const grade::Context& ctx, LabGrading& g) {
     // technique check waits for its turn beside the safety check, not after it: the labs'
     // profiles, one after another, then start as soon as each lab is correct.
     std::future<grade::CheckResult> technique;
-    if (!ctx.quick) {
+    if (!ctx.quick && l.points_technique > 0) {
       technique = std::async(ctx.backend == "gpu" ? std::launch::async : std::launch::deferred, [&] {
         static std::mutex profiler;
         std::unique_lock<std::mutex> hold(profiler, std::defer_lock);
@@ -212,8 +219,13 @@ void grade_checks(const grade::Context& ctx, LabGrading& g) {
         return grade::check_technique(ctx, l, g.programs);
       });
     }
-    g.record(grade::check_safety(ctx, l, g.programs));
+    if (l.points_safety == 0) {
+      g.off("safety");
+    } else {
+      g.record(grade::check_safety(ctx, l, g.programs));
+    }
     if (technique.valid()) g.record(technique.get());
+    if (!ctx.quick && l.points_technique == 0) g.off("technique");
   } else {
     if (!built) g.skipped("correctness", l.points_correctness);
     g.skipped("safety", l.points_safety);
@@ -225,7 +237,9 @@ void grade_checks(const grade::Context& ctx, LabGrading& g) {
 void grade_performance(const grade::Context& ctx, LabGrading& g) {
   const grade::LabRubric& l = *g.rubric;
   // On the CPU backend the performance check is waived (and runs nothing), whatever came before.
-  if (!ctx.quick && (g.why_skipped.empty() || ctx.backend == "cpu")) {
+  if (!ctx.quick && l.points_performance == 0) {
+    g.off("performance");
+  } else if (!ctx.quick && (g.why_skipped.empty() || ctx.backend == "cpu")) {
     g.record(grade::check_performance(ctx, l, g.programs));
   } else if (!ctx.quick) {
     g.skipped("performance", l.points_performance);

@@ -265,6 +265,12 @@ TEST_CASE("the grid limit: a launcher must cap the grid at 65535 blocks along y,
   REQUIRE(g.run.exited(0));
   CHECK(contains(check_line(g.run.output, "correctness"), ": FAIL"));
   CHECK(contains(g.run.output, "exceeds the largest grid dimensions (2147483647,65535,65535)"));
+  // The rubric gives the later checks no points: they are off, and run nothing.
+  for (const char* check : {"safety", "technique", "performance"}) {
+    CAPTURE(check);
+    CHECK(contains(check_line(g.run.output, check), ": SKIP (0.0s)"));
+  }
+  CHECK(text::count_of(g.run.output, "off: the rubric gives it no points") == 3);
 }
 
 TEST_CASE("the seed never reaches student code, though `make grade SEED=N` exports it" * doctest::skip(lab_test::kNoCpuSolutions)) {
