@@ -158,7 +158,10 @@ Cases copy_cases(const Context& ctx, const Cases& from, const std::string& name,
   Cases out = from;
   out.dir = make_dir(ctx, name);
   for (lab::ServeCase& c : out.cases) c.zero_fill = zero_fill;
-  lab::run_command({"sh", "-c", "cp \"$0\"/*.in* \"$1\"", from.dir, out.dir});
+  // A copy cut short would fail the runs on it as a broken program; it is the machine's failure
+  // (a full disk, or, without namespaces, student code that killed the cp), never the student's.
+  const lab::RunResult cp = lab::run_command({"sh", "-c", "cp \"$0\"/*.in* \"$1\"", from.dir, out.dir});
+  if (!cp.exited(0)) throw CannotGrade("cannot copy the cases to " + out.dir + ": cp " + cp.describe() + "\n" + cp.output);
   return out;
 }
 

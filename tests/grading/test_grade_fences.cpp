@@ -180,15 +180,17 @@ TEST_CASE("a folder of any name is graded like any other, and no command in a na
   for (const char* ran : {"ran1", "ran2", "ran3"}) CHECK_FALSE(std::filesystem::exists(ran));
 
   // A newline and a tab, through make itself: make runs each line of a recipe in a shell of its
-  // own, so a name's newline must reach the shell quoted, not as a line break.
+  // own, so a name's newline must reach the shell quoted, not as a line break. In the tests'
+  // build folder, warm (build/grade-build, make grade's own, would build every flavor afresh).
   const std::string odd = root + "/line one\nline two\tend";
   lab::run_command({"mkdir", "-p", odd + "/01_matmul_naive"});
   lab::run_command({"cp", "solutions/01_matmul_naive/matmul_naive.cu", odd + "/01_matmul_naive"});
   lab::RunOptions options;
   options.env = {"MAKEFLAGS=", "MAKELEVEL="};
   options.timeout_s = 600;
-  const lab::RunResult graded = lab::run_command(
-      {"make", "--no-print-directory", "grade", "SRC=" + odd, "LAB=01", "RUBRIC=tests/fixtures/rubric-fast.txt"}, options);
+  const lab::RunResult graded = lab::run_command({"make", "--no-print-directory", "grade", "SRC=" + odd, "LAB=01",
+                                                  "RUBRIC=tests/fixtures/rubric-fast.txt", std::string("GRADE_BUILD=") + kSharedBuild},
+                                                 options);
   CAPTURE(graded.output);
   CHECK(graded.exited(0));
   CHECK(contains(graded.output, "make grade: " + odd + " on the CPU backend"));
@@ -297,22 +299,31 @@ TEST_CASE("the fences hold: memory, file size, network, a flood of output, a sto
 
 TEST_CASE("labs graded at once: no student program runs beside a solution's, which it could kill" *
           doctest::skip(lab_test::kNoCpuSolutions)) {
-  // Lab 01 kills every solution program it finds while it runs (build/corpus/killer); the other
-  // labs are skeletons, graded meanwhile by the second job, each check of correctness starting
-  // with the solution's run of the shapes. A shape whose solution run died is left out of the
-  // score: with a kernel wrong at it, a shortcut to points.
+  // Lab 01 kills every solution program it finds while it runs (build/corpus/killer); lab 04, a
+  // skeleton begun (a line added: an untouched one runs nothing), is graded meanwhile by the
+  // second job, its check of correctness starting with the solution's runs of the shapes (the
+  // tall one takes seconds: the killer's runs start meanwhile). A shape whose solution run died
+  // is left out of the score: with a kernel wrong at it, a shortcut to points. Without
+  // namespaces, where the killer sees the other processes of its user (a process namespace of
+  // its own would hide them), in a build folder of its own; correctness only
+  // (tests/fixtures/rubric-turns.txt).
   const std::string root = "build/grade-test-reports/killer-src";
-  lab::run_command({"rm", "-rf", root});
-  lab::run_command({"cp", "-r", "build/skeletons", root});
-  lab::run_command({"rm", "-rf", root + "/01_matmul_naive"});
-  lab::run_command({"cp", "-r", "build/corpus/killer/01_matmul_naive", root + "/"});
-  const Graded g = run_grader({"--src", root, "--rubric", "tests/fixtures/rubric-fast.txt", "--jobs", "2"});
+  const std::string build = "build/grade-test-reports/killer-build";
+  lab::run_command({"rm", "-rf", root, build});
+  lab::run_command({"mkdir", "-p", root});
+  lab::run_command({"cp", "-r", "build/corpus/killer/01_matmul_naive", "build/skeletons/04_transpose", root + "/"});
+  std::ofstream(root + "/04_transpose/transpose.cu", std::ios::app) << "// begun\n";
+  lab_test::reuse_grader_builds(build);
+  const Graded g = run_grader({"--src", root, "--rubric", "tests/fixtures/rubric-turns.txt", "--jobs", "2",
+                               "--build-dir", build, "--no-namespaces"},
+                              /*fresh_build=*/true);
   CAPTURE(g.run.output);
   REQUIRE(g.run.exited(0));
   CHECK_FALSE(contains(g.run.output, "left out"));
-  CHECK(contains(g.run.output, "\nlab 01: "));
-  CHECK(last_line(g.run.output).rfind("Score: ", 0) == 0);
-  CHECK(contains(g.run.output, "\nlab 05: 0/10"));
+  CHECK(contains(g.run.output, "\nlab 01: 5/5"));  // the killer is the solution, besides
+  CHECK(contains(g.run.output, "\nlab 04: 0/6"));
+  CHECK_FALSE(contains(g.run.output, "not started"));
+  lab::run_command({"rm", "-rf", build});
 }
 
 TEST_CASE("a student's program sees neither the solution nor its program, the history, another run's outputs, "

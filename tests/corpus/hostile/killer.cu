@@ -1,6 +1,6 @@
 // A hostile part for the grader's tests: tests/corpus/corpus.txt adds it to the lab 01
 // solution, which computes the right result, and calls first_call() once in each process. For
-// 20 seconds (its own runs' limits stop it sooner) it looks through /proc for the solution's
+// 6 seconds (its own runs' limits stop it sooner) it looks through /proc for the solution's
 // programs of its grading and kills every one it may: with labs graded at once, another lab's
 // solution could be running beside it, as the same user, and a shape whose solution run died
 // would be left out of that lab's score. The grader must never run a solution beside a
@@ -17,12 +17,13 @@
 
 namespace {
 
-// A solution's program of this grading: its cases are in the same scratch folder as this
-// process's working folder (and no other grading's, or test's, process is touched).
+// A solution's program of this grading: a lab program serving cases in the same scratch folder
+// as this process's working folder (and no other grading's, or test's, process is touched).
 bool is_a_solution(const std::string& pid, const std::string& scratch) {
   std::ifstream in("/proc/" + pid + "/cmdline");
   const std::string cmdline((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  return cmdline.find(scratch) != std::string::npos && cmdline.find("-solution-") != std::string::npos;
+  return cmdline.find(scratch) != std::string::npos && cmdline.find("-solution-") != std::string::npos &&
+         cmdline.find(std::string("--serve") + '\0') != std::string::npos;
 }
 
 float first_call() {
@@ -30,7 +31,7 @@ float first_call() {
   if (getcwd(cwd, sizeof cwd) == nullptr) return 0.0f;
   const std::string here = cwd;
   const std::string scratch = here.substr(0, here.rfind('/') + 1);  // the grader's scratch folder
-  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(6);
   while (std::chrono::steady_clock::now() < until) {
     if (DIR* proc = opendir("/proc")) {
       for (dirent* entry; (entry = readdir(proc)) != nullptr;) {
