@@ -49,7 +49,8 @@ help-all:
 	@echo
 	@echo "Variables: LAB=01 (make check, grade and grade-class: or a list, 01,04), STEP=1 (a lab in steps: make run, check," \
 	  "grade and profile take every step, or this one), SRC=folder, ARGS=\"--m 512\", BACKEND=gpu|cpu, ARCH=sm_90, DEBUG=1" \
-	  "(device debug info, a sync after every launch), SEED=, RUBRIC=file, JOBS=N labs at once (make grade)."
+	  "(device debug info, a sync after every launch), SEED=, RUBRIC=file, JOBS=N labs at once (make grade)," \
+	  "GRADE_BUILD=folder (the grader's build folder, default build/grade-build)."
 
 # A made SRC (a variant, or a wrong submission of the corpus: build/corpus/NAME) is made before
 # make run, make check and make grade read it: its files, then && the command. Only such a
@@ -65,6 +66,10 @@ LAB_SOURCE = $(SRC)/$(LAB_NAME)/$(call lab_file,$(LAB_NAME))
 # The lab, and the step of a lab in steps, that make check and make grade grade (the grader says
 # what is wrong with them).
 grade_lab_args = $(if $(LAB),--lab $(LAB)) $(if $(STEP),--step $(call shell_quote,$(STEP)))
+
+# GRADE_BUILD=folder: the grader's build folder, kept between runs (default build/grade-build).
+# Checkouts with the same grader may share one; another grader empties it first (its stamp).
+grade_build_arg = $(if $(GRADE_BUILD),--build-dir $(call shell_quote,$(GRADE_BUILD)))
 
 # Builds $(1) with a job per core: the grader is two dozen files, and make runs one job at a
 # time unless told otherwise (on the H100 box's 16 cores, its first build took a minute).
@@ -130,7 +135,7 @@ PROFILE_FLAVOR = $(if $(filter gpu,$(BACKEND)),gpu,cpu-count)
 ## after each edit: build, correctness and safety as make grade checks them, in seconds (LAB=03)
 check: deps-backend
 	@$(call build_in_parallel,$(GRADER))
-	@$(make_src_files) $(GRADER) --quick --strict --src $(call shell_quote,$(SRC)) --backend $(BACKEND) $(grade_lab_args) $(if $(SEED),--seed $(SEED)) \
+	@$(make_src_files) $(GRADER) --quick --strict --src $(call shell_quote,$(SRC)) --backend $(BACKEND) $(grade_lab_args) $(grade_build_arg) $(if $(SEED),--seed $(SEED)) \
 	  $(if $(RUBRIC),--rubric "$(RUBRIC)") $(if $(JOBS),--jobs $(JOBS)); status=$$?; \
 	  [ $$status -eq 0 ] || echo "(the grader exited with status $$status)"; exit $$status
 
@@ -140,7 +145,7 @@ check: deps-backend
 ## grade your labs: every lab, or LAB=03, or LAB=01,04; SRC=folder a submission; SEED=, RUBRIC=file
 grade: deps-backend
 	@$(call build_in_parallel,$(GRADER))
-	@$(make_src_files) $(GRADER) --src $(call shell_quote,$(SRC)) --backend $(BACKEND) $(grade_lab_args) $(if $(SEED),--seed $(SEED)) \
+	@$(make_src_files) $(GRADER) --src $(call shell_quote,$(SRC)) --backend $(BACKEND) $(grade_lab_args) $(grade_build_arg) $(if $(SEED),--seed $(SEED)) \
 	  --strict $(if $(RUBRIC),--rubric "$(RUBRIC)") $(if $(JOBS),--jobs $(JOBS)); status=$$?; \
 	  [ $$status -eq 0 ] || echo "(the grader exited with status $$status)"; exit $$status
 

@@ -87,12 +87,28 @@ inline void reuse_grader_builds(const std::string& folder) {
   }
 }
 
+// The same parts again for the copy's own build folder (build/, where make run, make profile
+// and make program put them), in the flavors the checkout's build/ lacks them: the
+// sanitizers' and the counting one. Their dependency files name the targets they were made
+// as, which are then the copy's.
+inline void reuse_flavor_parts(const std::string& copy) {
+  for (const char* flavor : {"cpu-asan", "cpu-tsan", "cpu-count"}) {
+    for (const char* parts : {"obj/harness", "obj/common"}) {
+      const std::string part = std::string(flavor) + "/" + parts;
+      copy_part("build/grade-tests", copy + "/build", part);
+      lab::run_command({"sh", "-c", "find \"$1\" -name '*.d' -exec sed -i 's|build/grade-tests/|build/|g' {} +", "sh",
+                        copy + "/build/" + part});
+    }
+  }
+}
+
 inline void reuse_builds(const std::string& copy, bool tests = false) {
   for (const char* made : {"cpusim", "host"}) copy_part("build", copy + "/build", made);
   if (tests) {
     for (const char* made : {"test", "cpu/cpusim-suite"}) copy_part("build", copy + "/build", made);
   }
   reuse_grader_builds(copy + "/build/grade-build");
+  reuse_flavor_parts(copy);
 }
 
 using text::contains;
