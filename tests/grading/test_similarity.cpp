@@ -1,11 +1,13 @@
 // The similarity report (grading/course/class/similarity.h, scripts/similarity: copydetect), on a class
-// of five made from the solutions: an author (the solutions), a copier (near-copies of them:
-// variables renamed and a section of functions moved, tests/fixtures/near_copies.txt), a student
-// who took other routes (the independent variants of solutions/variants/: lab 01 rows_on_x, lab 02
-// coarsened, lab 03 row_1d, lab 04 naive, lab 05 reduction_ladder) and two who handed in the
-// skeletons unchanged. Per lab the near-copy pair ranks first, above every other route, and the
-// skeletons' pairs score 0 (the skeleton is excluded); the copies are flagged where the lab's code
-// tells anything. make grade-class --similarity-only, as make similarity runs it.
+// made from the solutions where many hand in the instructor's solution: two authors (the
+// solutions as they are), a copier (a near-copy of them: variables renamed and a section of
+// functions moved, tests/fixtures/near_copies.txt), a student who took other routes (the
+// independent variants of solutions/variants/: lab 01 rows_on_x, lab 02 coarsened, lab 03 row_1d,
+// lab 04 naive, lab 05 reduction_ladder), a mimic who copied that student's labs 02 and 05 and
+// disguised them (identifiers renamed, independent statements swapped, branches inverted), and
+// two who handed in the skeletons unchanged. The solution's copies are listed apart and their
+// pairs not ranked; the pair that copied each other is flagged where the lab's code tells
+// anything, and nothing else is. make grade-class --similarity-only, as make similarity runs it.
 // Without copydetect (scripts/install-deps similarity; CI's .ci/run installs it) the report's
 // tests are skipped, and the test of its absence runs: a clear line, exit 2, nothing else fails.
 #include <doctest/doctest.h>
@@ -55,9 +57,13 @@ void make_class(const fs::path& dir) {
   for (const auto& [lab, file] : kFiles) {
     const std::string rel = lab + "/" + file;
     put(subs / "author" / rel, read_file("solutions/" + rel));
+    put(subs / "author2" / rel, read_file("solutions/" + rel));
     put(subs / "copier" / rel, made("tests/fixtures/near_copies.txt", "copy_" + lab.substr(0, 2)));
     const std::string route = kRoutes.at(lab), folder = "solutions/variants/" + route + "/" + rel;
     put(subs / "router" / rel, fs::exists(folder) ? read_file(folder) : made("solutions/variants/variants.txt", route));
+    if (lab == "02_matmul_tiled" || lab == "05_dot_reduction") {
+      put(subs / "mimic" / rel, made("tests/fixtures/near_copies.txt", "mimic_" + lab.substr(0, 2)));
+    }
     put(subs / "skel_a" / rel, read_file("labs/" + rel));
     put(subs / "skel_b" / "labs" / rel, read_file("labs/" + rel));
   }
@@ -104,12 +110,20 @@ const json& lab_summary(const std::string& folder) {
   return none;
 }
 
-// The score of the pair A, B in the lab's ranking (every pair of five students is in its top).
+// The score of the pair A, B in the lab's ranking (every pair that is ranked is in its top), or -1
+// for a pair it does not rank.
 double score(const json& lab, const std::string& a, const std::string& b) {
   for (const json& p : lab["top"]) {
     if ((p["a"] == a && p["b"] == b) || (p["a"] == b && p["b"] == a)) return p["score"];
   }
-  FAIL("no pair " << a << ", " << b << " in " << lab.dump(1));
+  return -1;
+}
+
+// The share of ID's code that is the solution's, when the lab lists ID as having handed it in; -1 else.
+double handed_in(const json& lab, const std::string& id) {
+  for (const json& c : lab["handed_in_solution"]) {
+    if (c["id"] == id) return c["share"];
+  }
   return -1;
 }
 
@@ -126,49 +140,42 @@ bool flagged(const json& lab, const std::string& a, const std::string& b) {
 TEST_SUITE("similarity") {
 
 #ifndef GRADE_CLASS_MISSING
-TEST_CASE("near-copies rank first, above the other routes; the skeletons' pairs score 0 (skipped without copydetect)" *
+TEST_CASE("those who hand in the solution, disguised or not, are listed apart and their pairs not ranked (skipped without copydetect)" *
           doctest::skip(lab_test::kNoSolutions || kNoDetector)) {
   for (const auto& [folder, file] : kFiles) {
     CAPTURE(folder);
     const json& lab = lab_summary(folder);
-    REQUIRE(lab["top"].size() == 10);
-    CHECK(lab["pairs_with_own_code"] == 3);
+    CHECK(lab["solution_given"] == true);
+    CHECK(handed_in(lab, "author") >= 0.99);
+    CHECK(handed_in(lab, "author2") >= 0.99);
+    CHECK(handed_in(lab, "copier") >= 0.8);
+    for (const char* who : {"skel_a", "skel_b", "mimic"}) CHECK(handed_in(lab, who) < 0);
+    CHECK(score(lab, "author", "author2") < 0);
+    CHECK(score(lab, "author", "copier") < 0);
     CHECK(score(lab, "skel_a", "skel_b") <= 0.05);
-    for (const char* who : {"author", "copier", "router"}) CHECK(score(lab, who, "skel_a") <= 0.05);
-    // Lab 01's own code is a few lines: rows_on_x, names aside, is the solution token for token,
-    // and scores above the disguised copy (the next test: its pairs are never flagged).
-    if (folder == "01_matmul_naive") continue;
-    const double copy = score(lab, "author", "copier");
-    CHECK(copy >= 0.85);
-    CHECK(lab["top"][0]["score"] == copy);
-    CHECK(copy > score(lab, "author", "router"));
-    CHECK(copy > score(lab, "copier", "router"));
+    for (const json& p : lab["top"]) CHECK_FALSE((handed_in(lab, p["a"]) >= 0 && handed_in(lab, p["b"]) >= 0));
   }
 }
 
-TEST_CASE("the copies are flagged where a lab's own code tells, the other routes are not (skipped without copydetect)" *
+TEST_CASE("a disguised pair that copied each other is flagged among many who hand in the solution; nothing else is (skipped without copydetect)" *
           doctest::skip(lab_test::kNoSolutions || kNoDetector)) {
-  for (const char* folder : {"02_matmul_tiled", "04_transpose", "05_dot_reduction"}) {
+  for (const std::string folder : {"02_matmul_tiled", "05_dot_reduction"}) {
     CAPTURE(folder);
     const json& lab = lab_summary(folder);
     CHECK(lab["informative"] == true);
-    CHECK(flagged(lab, "author", "copier"));
-    CHECK_FALSE(flagged(lab, "author", "router"));
-    CHECK_FALSE(flagged(lab, "copier", "router"));
+    CHECK(flagged(lab, "router", "mimic"));
     CHECK(lab["flagged"].size() == 1);
+    CHECK(lab["top"][0]["score"] == score(lab, "router", "mimic"));  // first of the ranked pairs
   }
-  // Lab 01's own code is a few lines, the same on every right route: its pairs are listed, never
-  // flagged. Lab 03's other route here, row_1d, is the solution with step 1's loop changed: in a
-  // class of three it makes every pair alike, and the same rule holds.
-  for (const char* folder : {"01_matmul_naive", "03_matmul_register"}) {
+  // Labs 01, 03 and 04: no mimic, and the other routes (rows_on_x, row_1d: the solution with one
+  // loop changed, handed in as the solution; naive: a few lines) are not flagged with anyone.
+  for (const std::string folder : {"01_matmul_naive", "03_matmul_register", "04_transpose"}) {
     CAPTURE(folder);
-    const json& lab = lab_summary(folder);
-    CHECK(lab["informative"] == false);
-    CHECK(lab["flagged"].empty());
+    CHECK(lab_summary(folder)["flagged"].empty());
   }
   std::string output;
   report(&output);
-  CHECK(contains(output, "similarity: 3 pairs flagged (a score of 80% or more)"));
+  CHECK(contains(output, "similarity: 2 pairs flagged (a score of 80% or more), "));
 }
 
 TEST_CASE("the report is one page that needs no network, each lab's pairs with their code (skipped without copydetect)" *
@@ -180,6 +187,7 @@ TEST_CASE("the report is one page that needs no network, each lab's pairs with t
   CHECK_FALSE(contains(html, "<script"));
   CHECK_FALSE(contains(html, "<link"));
   CHECK(contains(html, "<span class='hl-a'>"));  // the matching code, marked
+  CHECK(contains(html, "Handed in the instructor's solution"));
   CHECK(contains(html, "copydetect 0.5.0"));
 }
 
@@ -189,7 +197,9 @@ TEST_CASE("the class page lists the flagged pairs, escaped, and links the report
   s.line = "similarity: 1 pairs flagged (a score of 80% or more), in out/similarity/similarity.html";
   s.flagged = {{"02_matmul_tiled", "alice", "Bob <b>", 0.97, 400}};
   s.lab_notes = {"lab 01_matmul_naive: 3 of 3 pairs ..."};
+  s.handed_in_solution = {{"04_transpose", "Carol & co", 0.93}};
   const std::string html = grade::similarity_section(s);
+  CHECK(contains(html, "<tr class=\"flagged\"><td>04_transpose</td><td>Carol &amp; co</td><td>93%</td></tr>"));
   CHECK(contains(html, "<a href=\"similarity/similarity.html\">"));
   CHECK(contains(html, "<tr class=\"flagged\"><td>02_matmul_tiled</td><td>alice</td><td>Bob &lt;b&gt;</td><td>97%</td></tr>"));
   CHECK(contains(html, "lab 01_matmul_naive: 3 of 3 pairs"));

@@ -30,7 +30,8 @@ bool is_plain_file(const std::string& path) {
   return lstat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && st.st_size <= (1 << 20);
 }
 
-// scripts/similarity's input: per lab, its skeleton and each student's file that is there,
+// scripts/similarity's input: per lab, its skeleton, its solution where this checkout has it, and
+// each student's file that is there,
 // copied into DIR/files/<student's slug>/ (a student's path may be any bytes; JSON holds UTF-8).
 json files_of(const std::string& dir, const std::vector<StudentFolder>& students, const std::vector<lab::LabEntry>& labs) {
   namespace fs = std::filesystem;
@@ -45,7 +46,10 @@ json files_of(const std::string& dir, const std::vector<StudentFolder>& students
       fs::create_directories(fs::path(to).parent_path(), ec);
       if (fs::copy_file(from, to, fs::copy_options::overwrite_existing, ec)) files.push_back({{"id", printable(s.id)}, {"path", to}});
     }
-    input["labs"].push_back({{"folder", l.folder}, {"skeleton", "labs/" + l.folder + "/" + l.file()}, {"files", files}});
+    json lab = {{"folder", l.folder}, {"skeleton", "labs/" + l.folder + "/" + l.file()}, {"files", files}};
+    const std::string solution = "solutions/" + l.folder + "/" + l.file();
+    if (is_plain_file(solution)) lab["solution"] = solution;
+    input["labs"].push_back(lab);
   }
   return input;
 }
@@ -71,6 +75,9 @@ bool read_summary(const std::string& path, Similarity* s) {
     const std::string folder = lab.value("folder", "");
     for (const json& p : lab.value("flagged", json::array())) {
       s->flagged.push_back({folder, p.value("a", ""), p.value("b", ""), p.value("score", 0.0), p.value("overlap", 0)});
+    }
+    for (const json& c : lab.value("handed_in_solution", json::array())) {
+      s->handed_in_solution.push_back({folder, c.value("id", ""), c.value("share", 0.0)});
     }
     if (!lab.value("informative", true)) {
       s->lab_notes.push_back("lab " + folder + ": " + std::to_string(lab.value("above", 0)) + " of " +
@@ -108,7 +115,8 @@ Similarity similarity_report(const std::string& out, const std::vector<StudentFo
   if (!read_summary(dir + "/similarity.json", &s)) return s.line = "similarity: not made: no similarity.json from scripts/similarity", s;
   s.report = "similarity/similarity.html";
   s.line = "similarity: " + std::to_string(s.flagged.size()) + " pairs flagged (a score of " + std::to_string(threshold_percent) +
-           "% or more), in " + dir + "/similarity.html";
+           "% or more), " + std::to_string(s.handed_in_solution.size()) + " labs handed in as the solution, in " + dir +
+           "/similarity.html";
   return s;
 }
 
@@ -119,6 +127,19 @@ std::string similarity_section(const Similarity& s) {
   }
   html += "</p>\n";
   for (const std::string& note : s.lab_notes) html += "<p class=\"small\">" + text::xml_escape(note) + "</p>\n";
+  if (!s.handed_in_solution.empty()) {
+    html += "<p>Handed in the instructor's solution (the share of the student's own code that is the solution's):</p>\n"
+            "<table id=\"solution-copies\"><tr><th>lab</th><th>student</th><th>share</th></tr>";
+    for (size_t i = 0; i < s.handed_in_solution.size() && i < kPagePairs; ++i) {
+      const SolutionCopy& c = s.handed_in_solution[i];
+      html += "<tr class=\"flagged\"><td>" + text::xml_escape(c.lab) + "</td><td>" + text::xml_escape(c.id) + "</td><td>" +
+              std::to_string(int(c.share * 100 + 0.5)) + "%</td></tr>";
+    }
+    html += "</table>\n";
+    if (s.handed_in_solution.size() > kPagePairs) {
+      html += "<p class=\"small\">and " + std::to_string(s.handed_in_solution.size() - kPagePairs) + " more in the report.</p>\n";
+    }
+  }
   if (s.flagged.empty()) return html;
   html += "<table id=\"flagged\"><tr><th>lab</th><th>student</th><th>student</th><th>score</th></tr>";
   for (size_t i = 0; i < s.flagged.size() && i < kPagePairs; ++i) {

@@ -20,10 +20,17 @@ struct SimilarPair {
   int overlap = 0;        // characters of tokenized code in common
 };
 
+// A student most of whose own code is the instructor's solution (where the checkout has it).
+struct SolutionCopy {
+  std::string lab, id;  // the lab's folder and the student's id (printable)
+  double share = 0;     // of the student's own code, the part found in the solution, 0 to 1
+};
+
 struct Similarity {
   std::string report;                  // the page, relative to OUT; "" when none was made
   std::string line;                    // what happened, in one line: for the console and the summary page
   std::vector<SimilarPair> flagged;    // best first, per lab
+  std::vector<SolutionCopy> handed_in_solution;  // per lab, by share: listed apart, their pairs not ranked
   std::vector<std::string> lab_notes;  // labs whose pairs are listed but not flagged, and why
 };
 
@@ -33,11 +40,15 @@ struct StudentFolder {
 };
 
 // Runs the detector over STUDENTS' files of LABS (each lab's skeleton, labs/NN_stem/stem.cu,
-// excluded), into OUT/similarity; THRESHOLD_PERCENT: the score from which a pair is flagged.
+// excluded; each student also compared with the lab's solution, solutions/NN_stem/stem.cu, where
+// this checkout has it), into OUT/similarity; THRESHOLD_PERCENT: the score from which a pair is
+// flagged, and the share of a student's own code found in the solution from which the student
+// handed in the solution.
 Similarity similarity_report(const std::string& out, const std::vector<StudentFolder>& students, const std::vector<lab::LabEntry>& labs,
                              int threshold_percent);
 
-// The class page's section: the flagged pairs, a link to the report, or why there is none.
+// The class page's section: the flagged pairs, the students who handed in the solution, a link to
+// the report, or why there is none.
 std::string similarity_section(const Similarity& s);
 
 }  // namespace grade
