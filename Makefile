@@ -158,6 +158,7 @@ status: $(STATUS)
 # Runs every test binary, each with its own log, and ends with "N passed, N failed".
 ## the workbook's own tests (on the CPU backend, and the GPU if there is one)
 test: deps
+	@$(MAKE) --no-print-directory test-grader-builds
 	@$(MAKE) --no-print-directory test-programs $(TEST_BINS)
 	@LAB_TEST_BACKENDS="$(TEST_BACKENDS)" scripts/run-tests $(TEST_BINS)
 

@@ -227,8 +227,13 @@ TEST_CASE("an interrupted grading ends what it started, removes its scratch fold
     std::filesystem::create_directories(tmp);
     std::filesystem::permissions(tmp, std::filesystem::perms::all | std::filesystem::perms::sticky_bit);
     std::filesystem::remove_all(out);
+    // A build folder of its own, a copy of the tests' (no other test's grader holds its lock):
+    // the interrupt lands while this grader builds or grades, not while it waits for another.
+    const std::string build = out + "-build";
+    std::filesystem::remove_all(build);
+    lab_test::reuse_grader_builds(build);
     const std::string grade = std::string("build/host/grade --backend cpu --src solutions --lab 02 --out ") + out +
-                              " --build-dir " + kSharedBuild;
+                              " --build-dir " + build;
     // setsid: the grader in a process group of its own, which run_command does not kill with the
     // shell's once the shell is gone.
     const std::string script = how == "SIGINT" ? "timeout -s INT 4 " + grade : "setsid " + grade + " & sleep 4; kill -KILL $$";
@@ -252,6 +257,7 @@ TEST_CASE("an interrupted grading ends what it started, removes its scratch fold
     const std::vector<std::string> left = processes_in(tmp);
     CHECK_MESSAGE(left.empty(), text::joined(left));
     std::filesystem::remove_all(tmp);
+    std::filesystem::remove_all(build);
   }
 }
 
