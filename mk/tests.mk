@@ -86,6 +86,7 @@ for part in $(GRADER_SHARED_PARTS); do \
 done
 endef
 .PHONY: test-grader-builds
+## prepare the grader's build folder of the tests, and take the builds it shares (make test runs it first)
 test-grader-builds: $(GRADER) $(GRADE_TEST_SOURCES)
 	$(if $(and $(SOLUTION_LABS),$(filter cpu,$(TEST_BACKENDS))),@$(call warm_grader_builds) && $(reuse_grader_parts))
 

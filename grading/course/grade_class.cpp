@@ -309,6 +309,7 @@ void fill_maxima(std::vector<grade::GradebookRow>& rows, size_t labs) {
     r.lab_points.assign(labs, 0);
     r.lab_max = max;
     r.launcher_ms.assign(labs, -1);
+    r.attempts.assign(labs, grade::Attempt::none);
   }
 }
 

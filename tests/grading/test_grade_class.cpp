@@ -429,7 +429,14 @@ TEST_CASE("the class summary is one page with escaped names, a chart per lab and
   CHECK_FALSE(contains(html, "<b>"));
   CHECK_FALSE(contains(html, "<script"));
   CHECK_FALSE(contains(html, "http"));
-  CHECK(contains(html, "No timings: graded on the CPU backend"));
+  // Said once for the whole class, not once per lab.
+  CHECK(text::count_of(html, "No timings: the class was graded on the CPU backend, which times nothing.") == 1);
+  // The chart counts who tried the lab (alice, carol, the odd name, and bob, whose skeleton the
+  // rerun's test above replaced with the solution); the skeletons handed in (mallory, trudy, tina)
+  // and the students with no lab file (empty_eve, wrong_wes, larry, missing_mo) apart, and their
+  // failures not among the failing checks: carol's alone.
+  CHECK(contains(html, "4 tried it; 3 handed in the skeleton as given (not started); 4 handed in nothing for it"));
+  CHECK(contains(html, "<tr><td>lab 01 matmul_naive: correctness</td><td>1 of 4</td>"));
   CHECK(contains(html, "<h2>Similarity</h2>"));  // the report's line, made or not (tests/grading/test_similarity.cpp)
 }
 

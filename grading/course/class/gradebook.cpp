@@ -64,7 +64,13 @@ void add_test(const json& test, const std::vector<lab::LabEntry>& labs, Gradeboo
     row->lab_points[i] += test["score"].get<double>();
     row->lab_max[i] += test["max_score"].get<double>();
     if (text::contains(name, ": performance")) row->launcher_ms[i] = launcher_ms(output);
-    if (test["status"] == "failed") row->failed.push_back({name, first_hint(output)});
+    if (test["status"] == "failed") row->failed.push_back({name, first_hint(output), i});
+    // The grader's words for a lab file that is not there, and for the skeleton as handed out.
+    const auto check_is = [&](const std::string& check) {
+      return name.size() >= check.size() && name.compare(name.size() - check.size(), check.size(), check) == 0;
+    };
+    if (check_is(": build") && output.rfind("no file ", 0) == 0) row->attempts[i] = Attempt::none;
+    if (check_is(": correctness") && output.rfind("not started: ", 0) == 0) row->attempts[i] = Attempt::not_started;
   }
 }
 
@@ -109,6 +115,7 @@ bool read_results(const std::string& path, const std::string& src, const std::ve
   row->lab_points.assign(labs.size(), 0);
   row->lab_max.assign(labs.size(), 0);
   row->launcher_ms.assign(labs.size(), -1);
+  row->attempts.assign(labs.size(), Attempt::none);
   row->failed.clear();
   std::ifstream in(path, std::ios::binary);
   std::stringstream text;
@@ -125,6 +132,7 @@ bool read_results(const std::string& path, const std::string& src, const std::ve
     const size_t colon = output.find(": ");
     return row->status = "could not grade: " + output.substr(colon == std::string::npos ? 0 : colon + 2), false;
   }
+  row->attempts.assign(labs.size(), Attempt::tried);
   for (const json& test : results["tests"]) add_test(test, labs, row);
   row->device = device_of(output, src);
   row->status = "graded";

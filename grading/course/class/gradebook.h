@@ -15,7 +15,12 @@ namespace grade {
 struct FailedCheck {
   std::string check;  // "lab 02 matmul_tiled: correctness"
   std::string hint;   // its report's first hint, else its first line
+  size_t lab = 0;     // its lab's place in the gradebook
 };
+
+// How far a student got with a lab, for the class page: no file for it (or nothing graded),
+// the skeleton as handed out, or a file of their own, whatever its score.
+enum class Attempt { none, not_started, tried };
 
 struct GradebookRow {
   Student student;
@@ -23,6 +28,7 @@ struct GradebookRow {
   std::vector<double> lab_points;  // per lab graded, in the rubric's order
   std::vector<double> lab_max;
   std::vector<double> launcher_ms;  // the performance check's median, or -1 (no GPU timing)
+  std::vector<Attempt> attempts;    // per lab
   std::vector<FailedCheck> failed;
   uint64_t seed = 0;
   std::string device;             // "NVIDIA H100 80GB HBM3", "the CPU backend"

@@ -1,8 +1,10 @@
 // The class summary: one self-contained HTML page (inline SVG charts and CSS, no script, nothing
-// fetched) with each lab's score distribution, the most common failing checks and hints, a
-// per-lab leaderboard of the students who chose a nickname, the pairs of students the similarity
-// report flags, and every student's row with links to their report. Every student-controlled
-// string on it is escaped.
+// fetched) with each lab's score distribution among the students who tried it (those who handed
+// in its skeleton as given, or nothing for it, counted apart: a real zero is not an absence), the
+// most common failing checks among those who tried, with hints, a per-lab leaderboard of the
+// students who chose a nickname (on a GPU; a CPU class says once that nothing was timed), the
+// pairs of students the similarity report flags, and every student's row with links to their
+// report. Every student-controlled string on it is escaped.
 #pragma once
 
 #include <string>
