@@ -6,13 +6,12 @@
 // would be left out of that lab's score. The grader must never run a solution beside a
 // student's program (grading/core/case_runs.h, run_program).
 #include <dirent.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <cstdlib>
-#include <fstream>
-#include <iterator>
 #include <string>
 
 namespace {
@@ -20,8 +19,15 @@ namespace {
 // A solution's program of this grading: a lab program serving cases in the same scratch folder
 // as this process's working folder (and no other grading's, or test's, process is touched).
 bool is_a_solution(const std::string& pid, const std::string& scratch) {
-  std::ifstream in("/proc/" + pid + "/cmdline");
-  const std::string cmdline((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  // read(2), not a stream: the process may exit while we read, and libstdc++'s filebuf throws
+  // at that error (the killer then died of it, its own shapes failed, under CI's load).
+  const int fd = open(("/proc/" + pid + "/cmdline").c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  char buffer[4096];
+  const ssize_t n = read(fd, buffer, sizeof buffer);
+  close(fd);
+  if (n <= 0) return false;
+  const std::string cmdline(buffer, size_t(n));
   return cmdline.find(scratch) != std::string::npos && cmdline.find("-solution-") != std::string::npos &&
          cmdline.find(std::string("--serve") + '\0') != std::string::npos;
 }
