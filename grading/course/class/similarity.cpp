@@ -31,8 +31,8 @@ bool is_plain_file(const std::string& path) {
 }
 
 // scripts/similarity's input: per lab, its skeleton, its solution where this checkout has it, and
-// each student's file that is there,
-// copied into DIR/files/<student's slug>/ (a student's path may be any bytes; JSON holds UTF-8).
+// each student's file that is there, copied into DIR/files/<student's slug>/ (a student's path
+// may be any bytes; JSON holds UTF-8).
 json files_of(const std::string& dir, const std::vector<StudentFolder>& students, const std::vector<lab::LabEntry>& labs) {
   namespace fs = std::filesystem;
   std::error_code ec;
@@ -128,7 +128,9 @@ std::string similarity_section(const Similarity& s) {
   html += "</p>\n";
   for (const std::string& note : s.lab_notes) html += "<p class=\"small\">" + text::xml_escape(note) + "</p>\n";
   if (!s.handed_in_solution.empty()) {
-    html += "<p>Handed in the instructor's solution (the share of the student's own code that is the solution's):</p>\n"
+    html += "<p>Handed in the instructor's solution (the share of the student's own code that is the solution's; where a "
+            "lab's code is a few lines, a right answer of one's own can be the solution token for token: read the file "
+            "before concluding):</p>\n"
             "<table id=\"solution-copies\"><tr><th>lab</th><th>student</th><th>share</th></tr>";
     for (size_t i = 0; i < s.handed_in_solution.size() && i < kPagePairs; ++i) {
       const SolutionCopy& c = s.handed_in_solution[i];
