@@ -115,7 +115,7 @@ Similarity similarity_report(const std::string& out, const std::vector<StudentFo
   if (!read_summary(dir + "/similarity.json", &s)) return s.line = "similarity: not made: no similarity.json from scripts/similarity", s;
   s.report = "similarity/similarity.html";
   s.line = "similarity: " + std::to_string(s.flagged.size()) + " pairs flagged (a score of " + std::to_string(threshold_percent) +
-           "% or more), " + std::to_string(s.handed_in_solution.size()) + " labs handed in as the solution, in " + dir +
+           "% or more), labs handed in as the solution: " + std::to_string(s.handed_in_solution.size()) + ", in " + dir +
            "/similarity.html";
   return s;
 }
