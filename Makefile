@@ -117,15 +117,26 @@ debug:
 
 # The program is built in the flavor that measures: the plain GPU build under Nsight Compute,
 # the CPU backend's counting build (cpu-count) without a GPU; both give one report
-# (scripts/profile-lab, build/host/profile). GPU=H200: on the CPU backend, the estimates for
-# an H200 rather than an H100; on a GPU they are for the GPU it runs on.
-## where a lab's kernels spend their memory traffic, per kernel and source line: Nsight Compute on a GPU, the CPU backend's model without (LAB=02, STEP=1, ARGS=, GPU=H200)
+# (scripts/profile-lab, build/host/profile) and the access page, build/profile/LAB.html (a
+# step's: LAB-stepS.html). On a GPU the page's lanes come from the counting build too, when the
+# CPU backend can be built there. COMPARE=solution (the instructor's copy) draws the solution's
+# lines after the student's. GPU=H200: on the CPU backend, the estimates for an H200 rather
+# than an H100; on a GPU they are for the GPU it runs on.
+## where a lab's kernels spend their memory traffic, per kernel and source line, and a page that draws a warp's lanes per line: Nsight Compute on a GPU, the CPU backend's model without (LAB=02, STEP=1, ARGS=, GPU=H200, COMPARE=solution)
 profile:
 	@$(call require_plain_src,profile)
 	@[ -n "$(LAB)" ] && [ -n "$(LAB_NAME)" ] || { echo "make profile: say which lab, e.g. make profile LAB=02 (labs: $(LABS))" >&2; exit 2; }
-	@$(make_src_files) $(MAKE) --no-print-directory -s $(call lab_program,$(LAB_NAME),$(SRC),$(PROFILE_FLAVOR)) $(PROFILE)
-	@$(call for_each_step,$(LAB_NAME),PROFILE_GPU="$(GPU)" scripts/profile-lab "$(BACKEND)" $(PROFILE) \
-	  "$(call lab_program,$(LAB_NAME),$(SRC),$(PROFILE_FLAVOR))" $(ARGS))
+	@[ -z "$(COMPARE)" ] || { [ "$(COMPARE)" = solution ] && [ -d solutions/$(LAB_NAME) ]; } || \
+	  { echo "make profile: COMPARE=solution draws the solution's lines beside yours, in the instructor's copy (it has solutions/$(LAB_NAME))" >&2; exit 2; }
+	@$(make_src_files) $(MAKE) --no-print-directory -s $(call lab_program,$(LAB_NAME),$(SRC),$(PROFILE_FLAVOR)) $(PROFILE) \
+	  $(if $(COMPARE),$(call lab_program,$(LAB_NAME),solutions,cpu-count))
+	@[ "$(BACKEND)" != gpu ] || ! cpusim/cpucc --check-deps >/dev/null 2>&1 || \
+	  $(MAKE) --no-print-directory -s $(call lab_program,$(LAB_NAME),$(SRC),cpu-count) >/dev/null 2>&1 || true
+	@mkdir -p $(BUILD)/profile
+	@$(call for_each_step,$(LAB_NAME),PROFILE_GPU="$(GPU)" PAGE="$(BUILD)/profile/$(LAB_NAME)$$([ "$$step" = - ] || echo "-step$$step").html" \
+	  MODEL_PROGRAM="$(if $(filter gpu,$(BACKEND)),$$(p=$(call lab_program,$(LAB_NAME),$(SRC),cpu-count); [ ! -x $$p ] || echo $$p))" \
+	  SOLUTION_PROGRAM="$(if $(COMPARE),$(call lab_program,$(LAB_NAME),solutions,cpu-count))" \
+	  scripts/profile-lab "$(BACKEND)" $(PROFILE) "$(call lab_program,$(LAB_NAME),$(SRC),$(PROFILE_FLAVOR))" $(ARGS))
 PROFILE_FLAVOR = $(if $(filter gpu,$(BACKEND)),gpu,cpu-count)
 
 # The grader's quick pass: the same build, correctness and safety checks and hints as make grade,

@@ -54,6 +54,29 @@ struct site_counts {
   }
 };
 
+// One request of an instruction, kept to be drawn (make profile's page of a warp's lanes): the
+// first the instruction made in the lowest-numbered block's lowest-numbered warp, so that every
+// run draws the same warp, whichever order its blocks ran in. Addresses as the lanes gave them;
+// `shared_base` is the block's shared memory (each OS thread has its own).
+struct warp_sample {
+  unsigned long long block = ULLONG_MAX;
+  unsigned warp = 0;
+  uintptr_t shared_base = 0;
+  int count = 0;
+  lane_access lanes[32];
+  bool before(const warp_sample& o) const { return block != o.block ? block < o.block : warp < o.warp; }
+};
+
+// An instruction's counts and its drawn request.
+struct site_entry {
+  site_counts counts;
+  warp_sample sample;
+  void add(const site_entry& o) {
+    counts.add(o.counts);
+    if (o.sample.before(sample)) sample = o.sample;
+  }
+};
+
 }  // namespace
 
 // A launch's counts: per instruction, and a bit for each 32-byte sector of each allocation it
@@ -64,7 +87,7 @@ struct launch_counts {
     std::unique_ptr<std::atomic<uint64_t>[]> bits;
   };
   std::mutex mutex;
-  std::map<site_key, site_counts> sites;
+  std::map<site_key, site_entry> sites;
   std::map<const char*, touched_bits> touched;  // by the allocation's first byte
 };
 
@@ -144,10 +167,13 @@ void record(access_kind kind, uintptr_t address, unsigned size, uintptr_t site) 
   if (launch.counts) t->accesses.push_back({site, address, size, kind, space});
 }
 
-// The counts of the block this OS thread runs, per instruction, until they join the launch's.
-thread_local std::vector<std::pair<site_key, site_counts>> block_sites;
+// The counts of the block this OS thread runs, per instruction, until they join the launch's,
+// and the warp whose requests count_request is given.
+thread_local std::vector<std::pair<site_key, site_entry>> block_sites;
+thread_local unsigned long long counted_block = 0;
+thread_local unsigned counted_warp = 0;
 
-site_counts& block_site(const site_key& key) {
+site_entry& block_site(const site_key& key) {
   for (auto& s : block_sites)
     if (s.first == key) return s.second;
   block_sites.push_back({key, {}});
@@ -156,6 +182,13 @@ site_counts& block_site(const site_key& key) {
 
 // One request: the lanes of a warp at one instruction, each lane once.
 void count_request(const recorded_access& first, lane_access* lanes, int n) {
+  site_entry& entry = block_site({first.site, first.kind, first.space});
+  warp_sample& sample = entry.sample;
+  if (counted_block < sample.block || (counted_block == sample.block && counted_warp < sample.warp)) {
+    sample.block = counted_block, sample.warp = counted_warp, sample.count = n;
+    std::copy(lanes, lanes + n, sample.lanes);  // before global_request sorts them
+    sample.shared_base = reinterpret_cast<uintptr_t>(this_worker().arena.memory);
+  }
   site_counts c;
   c.requests = 1;
   c.lanes = unsigned(n);
@@ -167,7 +200,7 @@ void count_request(const recorded_access& first, lane_access* lanes, int n) {
     const shared_cost s = shared_request(lanes, n);
     c.wavefronts = s.wavefronts, c.ideal_wavefronts = s.ideal_wavefronts;
   }
-  block_site({first.site, first.kind, first.space}).add(c);
+  entry.counts.add(c);
 }
 
 bool same_instructions(const std::vector<recorded_access>& a, const std::vector<recorded_access>& b) {
@@ -256,6 +289,22 @@ std::string code_location(uintptr_t pc) {
   return std::string(" offset=") + offset + " object=" + object;
 }
 
+// " sample_block=5 sample_warp=0 sample=0:1024:4,1:1028:4,...": the drawn request, each lane as
+// lane:offset:bytes, the offset from the start of its allocation (global) or of the block's
+// shared memory.
+std::string sample_words(uint8_t space, const warp_sample& sample) {
+  if (sample.count == 0) return "";
+  std::string words = " sample_block=" + std::to_string(sample.block) + " sample_warp=" + std::to_string(sample.warp) + " sample=";
+  for (int i = 0; i < sample.count; ++i) {
+    const lane_access& l = sample.lanes[i];
+    uintptr_t base = sample.shared_base;
+    const char *begin = nullptr, *end = nullptr;
+    if (space == global) base = device_allocation(reinterpret_cast<const char*>(l.address), &begin, &end) ? reinterpret_cast<uintptr_t>(begin) : 0;
+    words += (i ? "," : "") + std::to_string(l.lane) + ":" + std::to_string(l.address - base) + ":" + std::to_string(l.size);
+  }
+  return words;
+}
+
 }  // namespace
 
 std::shared_ptr<launch_counts> start_counting() {
@@ -266,18 +315,22 @@ std::shared_ptr<launch_counts> start_counting() {
 
 void count_block_accesses(block_context& b) {
   if (!b.launch->counts) return;
-  for (int w = 0; w < b.nthreads; w += 32) count_warp(&b.threads[w], std::min(32, b.nthreads - w));
+  counted_block = b.linear_index;
+  for (int w = 0; w < b.nthreads; w += 32) {
+    counted_warp = unsigned(w / 32);
+    count_warp(&b.threads[w], std::min(32, b.nthreads - w));
+  }
   for (int i = 0; i < b.nthreads; ++i) b.threads[i].accesses.clear();
   launch_counts& counts = *b.launch->counts;
   std::lock_guard<std::mutex> lock(counts.mutex);
-  for (const auto& [key, c] : block_sites) counts.sites[key].add(c);
+  for (const auto& [key, entry] : block_sites) counts.sites[key].add(entry);
   block_sites.clear();
 }
 
 std::string access_counts(const launch_state& launch) {
   if (!launch.counts) return "";
   site_counts total[2][3];  // [space][kind]
-  for (const auto& [key, c] : launch.counts->sites) total[key.space][key.kind].add(c);
+  for (const auto& [key, entry] : launch.counts->sites) total[key.space][key.kind].add(entry.counts);
   std::string f;
   for (uint8_t kind : {load, store, atomic}) {
     const site_counts& t = total[global][kind];
@@ -303,13 +356,14 @@ std::string access_sites(const launch_state& launch) {
   if (!launch.counts) return "";
   static const char* const kinds[] = {"load", "store", "atomic"};
   std::string lines;
-  for (const auto& [key, c] : launch.counts->sites) {
+  for (const auto& [key, entry] : launch.counts->sites) {
+    const site_counts& c = entry.counts;
     lines += std::string("access space=") + (key.space == global ? "global" : "shared") + " kind=" + kinds[key.kind] +
              " width=" + std::to_string(c.width) + " requests=" + std::to_string(c.requests) + " lanes=" +
              std::to_string(c.lanes) + " bytes=" + std::to_string(c.bytes) + " sectors=" + std::to_string(c.sectors) +
              " ideal_sectors=" + std::to_string(c.ideal_sectors) + " lines=" + std::to_string(c.lines) +
              " wavefronts=" + std::to_string(c.wavefronts) + " ideal_wavefronts=" + std::to_string(c.ideal_wavefronts) +
-             code_location(key.site - 1) + "\n";  // the call itself, one byte before where it returns
+             sample_words(key.space, entry.sample) + code_location(key.site - 1) + "\n";  // the call itself, one byte before where it returns
   }
   return lines;
 }

@@ -412,6 +412,27 @@ TEST_SUITE("cpusim") {
     CHECK(shared("shared_stride_kernel<33>", "store") == v{33, 33, 33});
     CHECK(shared("shared_float4_kernel<false>", "load") == v{1, 4, 4});  // half a warp at a time
     CHECK(shared("shared_float4_kernel<true>", "load") == v{1, 2, 2});   // one float4 for all
+
+    // Each instruction's drawn request (make profile's page): the first warp's, each lane as
+    // lane:offset:bytes from the start of its allocation or of the block's shared memory.
+    auto sample = [&](const std::string& name, const std::string& space, const std::string& kind) {
+      for (const cpusim::log::Instruction& i : kernel(name).instructions)
+        if (i.text("space") == space && i.text("kind") == kind) return i.text("sample_warp") + " " + i.text("sample");
+      return std::string("none");
+    };
+    // "0 0:0:4,1:S:4,...": warp 0, lane i at offset STRIDE * i.
+    auto lanes = [](int lanes, int stride, int bytes) {
+      std::string s = "0 ";
+      for (int i = 0; i < lanes; ++i) s += (i ? "," : "") + std::to_string(i) + ":" + std::to_string(stride * i) + ":" + std::to_string(bytes);
+      return s;
+    };
+    CHECK(sample("stride1_kernel", "global", "load") == lanes(32, 4, 4));
+    CHECK(sample("stride32_kernel", "global", "load") == lanes(32, 128, 4));
+    CHECK(sample("float4_kernel", "global", "store") == lanes(32, 16, 16));
+    CHECK(sample("partial_warp_kernel", "global", "load") == lanes(32, 4, 4));  // warp 0, not the partial one
+    CHECK(sample("shared_stride_kernel<32>", "shared", "load") == lanes(32, 128, 4));  // every lane in bank 0
+    CHECK(sample("shared_stride_kernel<33>", "shared", "load") == lanes(32, 132, 4));  // one lane per bank
+    CHECK(sample("shared_stride_kernel<0>", "shared", "load") == lanes(32, 0, 4));
     // Each instruction names where its code is, for addr2line (make profile maps them to lines:
     // tests/grading/test_profile_report.cpp).
     for (const cpusim::log::Launch& l : launches)

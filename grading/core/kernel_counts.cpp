@@ -100,6 +100,13 @@ void add_site(KernelCounts& k, const cpusim::log::Instruction& f) {
   s.traffic.ideal_wavefronts = f.number("ideal_wavefronts");
   s.object = f.text("object");
   s.offset = f.text("offset");
+  std::istringstream lanes(f.text("sample"));  // "0:0:4,1:4:4,..."
+  LaneAccess l;
+  char colon1 = 0, colon2 = 0;
+  while (lanes >> l.lane >> colon1 >> l.offset >> colon2 >> l.bytes) {
+    s.sample.push_back(l);
+    if (lanes.peek() == ',') lanes.get();
+  }
   if (s.space == "global" && s.kind == "load") k.global_load.ideal_sectors += s.traffic.ideal_sectors;
   if (s.space == "global" && s.kind == "store") k.global_store.ideal_sectors += s.traffic.ideal_sectors;
   for (SiteCounts& seen : k.sites) {
@@ -112,25 +119,6 @@ void add_site(KernelCounts& k, const cpusim::log::Instruction& f) {
 }
 
 // ---- Nsight Compute's CSV ----
-
-// One CSV line: quoted fields, commas inside quotes kept.
-std::vector<std::string> csv_cells(const std::string& line) {
-  std::vector<std::string> cells;
-  std::string cell;
-  bool quoted = false;
-  for (char ch : line) {
-    if (ch == '"') {
-      quoted = !quoted;
-    } else if (ch == ',' && !quoted) {
-      cells.push_back(cell);
-      cell.clear();
-    } else {
-      cell += ch;
-    }
-  }
-  cells.push_back(cell);
-  return cells;
-}
 
 // One profiled launch: its kernel, and each metric's value (in base units) by "section\tname".
 struct NcuLaunch {
@@ -173,6 +161,24 @@ void add_mean(std::optional<double>& mean, const std::optional<double>& v, int l
 }
 
 }  // namespace
+
+std::vector<std::string> csv_cells(const std::string& line) {
+  std::vector<std::string> cells;
+  std::string cell;
+  bool quoted = false;
+  for (char ch : line) {
+    if (ch == '"') {
+      quoted = !quoted;
+    } else if (ch == ',' && !quoted) {
+      cells.push_back(cell);
+      cell.clear();
+    } else {
+      cell += ch;
+    }
+  }
+  cells.push_back(cell);
+  return cells;
+}
 
 std::string kernel_base_name(const std::string& name) {
   std::string n = text::trim(name);

@@ -21,6 +21,14 @@ struct Accesses {
   void add(const Accesses& o);
 };
 
+// One lane of a warp's request: where it went, from the start of its allocation (global) or of
+// the block's shared memory, and how many bytes.
+struct LaneAccess {
+  int lane = 0;
+  long long offset = 0;
+  int bytes = 0;
+};
+
 // One instruction of a kernel (the CPU backend only): where the program's code is, and after
 // locate_sites(), the source line it maps to.
 struct SiteCounts {
@@ -29,6 +37,7 @@ struct SiteCounts {
   Accesses traffic;
   std::string object, offset;  // the program file, and the code's address in it
   std::string location;        // "file:line", or "" when not known
+  std::vector<LaneAccess> sample;  // one warp's request as the model saw it: its first block's first warp
 };
 
 struct KernelCounts {
@@ -68,6 +77,9 @@ std::string locate_sites(RunCounts* run, const std::string& root);
 // MemoryWorkloadAnalysis, Occupancy); the counts alone, which profile --compare reads.
 extern const char kProfileNcuMetrics[];
 extern const char kCompareNcuMetrics[];
+
+// One line of Nsight Compute's CSV: its quoted cells, commas inside quotes kept.
+std::vector<std::string> csv_cells(const std::string& line);
 
 // "void matmul_tiled_kernel<32>(const float *, ...)" -> "matmul_tiled_kernel<32>"
 std::string kernel_base_name(const std::string& name);

@@ -2,11 +2,14 @@
 // backend's launch log of a count-flavor build, or Nsight Compute's CSV; and the comparison of
 // the two that scripts/validate-profile prints.
 //
-//   profile --backend cpu|gpu --counts FILE [--result FILE]   (scripts/profile-lab)
+//   profile --backend cpu|gpu --counts FILE [--result FILE] [--page HTML]   (scripts/profile-lab)
 //   profile ... --estimate                                    (scripts/validate-estimate)
 //   profile --compare --cpu LOG --gpu CSV [--label TEXT]      (scripts/validate-profile)
 //   profile --print-ncu-metrics [--compare]                   (the metrics to ask ncu for)
 //
+// --page also writes the access page (access_page.h): on a GPU, from Nsight Compute's source
+// page (--source-csv) and, for the lanes, a count-flavor run of the same source (--model-counts,
+// --model-result).
 // --result is the lab program's --result file: the lab and the problem, whose FLOPs the CPU
 // backend's report uses. Counts that are not there are a run that launched no kernel (the
 // launch log is written at the first launch). The comparison prints, per kernel, the model's and Nsight Compute's
@@ -30,6 +33,7 @@
 #include "common/problems.h"
 #include "common/protocol.h"
 #include "grading/core/kernel_counts.h"
+#include "grading/student/access_page.h"
 #include "grading/student/profile_report.h"
 
 namespace {
@@ -144,10 +148,54 @@ int compare(const std::string& cpu_log, const std::string& gpu_csv, const std::s
   return outside == 0 ? lab::kExitPass : lab::kExitWrong;
 }
 
+// The access page: on the CPU backend from the run's own sites, on a GPU from Nsight Compute's
+// per-line counts and, for the lanes, the model's run of the same source when there is one.
+struct PageInputs {
+  std::string source_csv, model_counts, model_result, solution_counts;
+};
+
+// A count-flavor launch log with its instructions' source lines; empty when there is none.
+grade::RunCounts located_log(const std::string& path, const std::string& root) {
+  if (path.empty() || !readable(path)) return {};
+  grade::RunCounts run = grade::read_launch_log(path);
+  grade::locate_sites(&run, root);
+  return run;
+}
+
+int write_page(const std::string& path, const std::string& backend, const grade::RunCounts& run, const grade::ProfileContext& ctx,
+               const PageInputs& in) {
+  grade::AccessPage page;
+  page.title = ctx.title;
+  page.root = cwd();
+  const grade::RunCounts model = located_log(in.model_counts, page.root), solution = located_log(in.solution_counts, page.root);
+  if (backend == "cpu") {
+    page.model = &run;
+  } else {
+    page.measured_by = "Nsight Compute on " + ctx.gpu.name;
+    if (!in.source_csv.empty()) page.measured = grade::read_ncu_source_csv(in.source_csv, page.root);
+    if (!model.kernels.empty()) {
+      page.model = &model;
+      grade::ProfileContext model_ctx;
+      describe_problem(in.model_result, &model_ctx);
+      page.model_problem = model_ctx.title;
+    }
+  }
+  if (!solution.kernels.empty()) page.solution = &solution;
+  std::ofstream out(path);
+  out << grade::access_page_html(page);
+  if (!out.flush()) {
+    fprintf(stderr, "profile: cannot write the page %s\n", path.c_str());
+    return lab::kExitCannotRun;
+  }
+  printf("\nthe access page, a warp's lanes drawn per memory line: %s (open it in a browser)\n", path.c_str());
+  return lab::kExitPass;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string backend, counts, result, cpu_log, gpu_csv, label, gpu_model = "H100";
+  std::string backend, counts, result, cpu_log, gpu_csv, label, gpu_model = "H100", page, source_csv, model_counts, model_result,
+      solution_counts;
   bool compare_mode = false, print_metrics = false, estimate_only = false;
   lab::Cli cli(argv[0], "make profile's report from a run's counts, or (--compare) the CPU backend's model against Nsight Compute.");
   cli.add_string("backend", &backend, "cpu (a count-flavor program's launch log) or gpu (ncu --csv --print-units base)");
@@ -158,6 +206,11 @@ int main(int argc, char** argv) {
   cli.add_string("gpu", &gpu_csv, "with --compare: Nsight Compute's CSV of the same program and shape");
   cli.add_string("label", &label, "with --compare: the first column of each line");
   cli.add_string("gpu-model", &gpu_model, "the GPU the CPU backend's estimates are for: H100 (default) or H200; a GPU run's are for its own");
+  cli.add_string("page", &page, "also write the access page, one HTML file: each memory line marked, a warp's lanes drawn");
+  cli.add_string("source-csv", &source_csv, "with --page on a GPU: Nsight Compute's source page as CSV (the per-line counts)");
+  cli.add_string("model-counts", &model_counts, "with --page on a GPU: a count-flavor run's launch log of the same source (the lanes)");
+  cli.add_string("model-result", &model_result, "with --model-counts: that run's --result file");
+  cli.add_string("solution-counts", &solution_counts, "with --page: the solution's count-flavor launch log, drawn after yours");
   cli.add_flag("estimate", &estimate_only, "print the run's estimated time alone, in milliseconds (its kernels' estimates added)");
   cli.add_flag("print-ncu-metrics", &print_metrics,
                "print the metrics to ask Nsight Compute for, besides its sections (with --compare: those it compares)");
@@ -195,5 +248,6 @@ int main(int argc, char** argv) {
   }
   if (backend == "cpu") ctx.lines_note = grade::locate_sites(&run, cwd());
   fputs(grade::profile_report(run, ctx).c_str(), stdout);
+  if (!page.empty()) return write_page(page, backend, run, ctx, {source_csv, model_counts, model_result, solution_counts});
   return lab::kExitPass;
 }
