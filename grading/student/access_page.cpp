@@ -330,7 +330,7 @@ std::string access_page_html(const AccessPage& page) {
 std::vector<MeasuredLine> read_ncu_source_csv(const std::string& path, const std::string& root) {
   std::map<LineKey, MeasuredLine> lines;
   std::ifstream in(path);
-  std::string file;
+  std::string file, kernel;
   int line = 0;
   std::map<std::string, size_t> column;  // the first column of each name
   for (std::string text; std::getline(in, text);) {
@@ -339,6 +339,8 @@ std::vector<MeasuredLine> read_ncu_source_csv(const std::string& path, const std
     if (cells[0] == "File Path") {
       file = cells[1];
       if (!root.empty() && file.rfind(root + "/", 0) == 0) file = file.substr(root.size() + 1);
+    } else if (cells[0] == "Function Name") {
+      kernel = kernel_base_name(cells[1]);
     } else if (cells[0] == "Line No") {
       column.clear();
       for (size_t i = 0; i < cells.size(); ++i) column.emplace(cells[i], i);
@@ -353,8 +355,8 @@ std::vector<MeasuredLine> read_ncu_source_csv(const std::string& path, const std
       const std::string space = cell("Address Space") == "Global" ? "global" : cell("Address Space") == "Shared" ? "shared" : "";
       const std::string kind = cell("Access Operation") == "Load" ? "load" : cell("Access Operation") == "Store" ? "store" : "";
       if (space.empty() || kind.empty() || line == 0) continue;  // not a load or store of either
-      MeasuredLine& m = lines[{file, line, space, kind}];
-      m.file = file, m.line = line, m.space = space, m.kind = kind;
+      MeasuredLine& m = lines[{kernel + "\t" + file, line, space, kind}];
+      m.kernel = kernel, m.file = file, m.line = line, m.space = space, m.kind = kind;
       m.traffic.requests += value("Instructions Executed");
       if (space == "global") {
         m.traffic.sectors += value("L2 Theoretical Sectors Global");

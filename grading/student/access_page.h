@@ -19,7 +19,8 @@ namespace grade {
 // Nsight Compute's counts for one source line's loads or stores of one space, summed over its
 // instructions: requests and sectors (global) or wavefronts (shared), and their ideal.
 struct MeasuredLine {
-  std::string file;  // as the model's sites name it: relative to `root`
+  std::string kernel;  // its function's name, as kernel_base_name() gives it
+  std::string file;    // as the model's sites name it: relative to `root`
   int line = 0;
   std::string space, kind;  // global or shared; load or store
   Accesses traffic;

@@ -150,8 +150,21 @@ int compare(const std::string& cpu_log, const std::string& gpu_csv, const std::s
 
 // The access page: on the CPU backend from the run's own sites, on a GPU from Nsight Compute's
 // per-line counts and, for the lanes, the model's run of the same source when there is one.
+// A GPU run's kernels get Nsight Compute's per-line counts as their instructions, so that the
+// findings name their lines as the CPU backend's do.
+void add_measured_sites(grade::RunCounts* run, const std::vector<grade::MeasuredLine>& measured) {
+  for (const grade::MeasuredLine& m : measured)
+    for (grade::KernelCounts& k : run->kernels)
+      if (function_name(k.name) == function_name(m.kernel)) {
+        grade::SiteCounts s;
+        s.space = m.space, s.kind = m.kind, s.traffic = m.traffic, s.location = m.file + ":" + std::to_string(m.line);
+        k.sites.push_back(s);
+        break;
+      }
+}
+
 struct PageInputs {
-  std::string source_csv, model_counts, model_result, solution_counts;
+  std::string model_counts, model_result, solution_counts;
 };
 
 // A count-flavor launch log with its instructions' source lines; empty when there is none.
@@ -163,7 +176,7 @@ grade::RunCounts located_log(const std::string& path, const std::string& root) {
 }
 
 int write_page(const std::string& path, const std::string& backend, const grade::RunCounts& run, const grade::ProfileContext& ctx,
-               const PageInputs& in) {
+               const std::vector<grade::MeasuredLine>& measured, const PageInputs& in) {
   grade::AccessPage page;
   page.title = ctx.title;
   page.root = cwd();
@@ -172,7 +185,7 @@ int write_page(const std::string& path, const std::string& backend, const grade:
     page.model = &run;
   } else {
     page.measured_by = "Nsight Compute on " + ctx.gpu.name;
-    if (!in.source_csv.empty()) page.measured = grade::read_ncu_source_csv(in.source_csv, page.root);
+    page.measured = measured;
     if (!model.kernels.empty()) {
       page.model = &model;
       grade::ProfileContext model_ctx;
@@ -247,7 +260,9 @@ int main(int argc, char** argv) {
     return lab::kExitPass;
   }
   if (backend == "cpu") ctx.lines_note = grade::locate_sites(&run, cwd());
+  const std::vector<grade::MeasuredLine> measured = source_csv.empty() ? std::vector<grade::MeasuredLine>{} : grade::read_ncu_source_csv(source_csv, cwd());
+  if (backend == "gpu") add_measured_sites(&run, measured);
   fputs(grade::profile_report(run, ctx).c_str(), stdout);
-  if (!page.empty()) return write_page(page, backend, run, ctx, {source_csv, model_counts, model_result, solution_counts});
+  if (!page.empty()) return write_page(page, backend, run, ctx, measured, {model_counts, model_result, solution_counts});
   return lab::kExitPass;
 }

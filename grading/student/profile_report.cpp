@@ -156,8 +156,9 @@ Scored access_finding(const Place& p) {
     return {a.sectors - a.ideal_sectors,
             {p.where, "each warp's " + p.kind + " touches " + format("%.1f", a.sectors / a.requests) +
                           " sectors of 32 bytes where " + format("%.1f", a.ideal_sectors / a.requests) +
-                          " would hold the bytes it uses (" + percent(a.bytes, 32 * a.sectors) +
-                          " of what it moves): the threads of a warp " + verb +
+                          " would hold the bytes it uses" +
+                          (a.bytes > 0 ? " (" + percent(a.bytes, 32 * a.sectors) + " of what it moves)" : "") +
+                          ": the threads of a warp " + verb +
                           " addresses far apart, such as a column; make consecutive threads " + verb +
                           " consecutive addresses"}};
   if (p.space == "shared" && a.ideal_wavefronts > 0 && a.wavefronts >= 1.5 * a.ideal_wavefronts)

@@ -184,6 +184,23 @@ TEST_CASE("profile --compare: the model's figures against ncu's, each within 10%
   for (const std::string& p : {ncu, model, wrong}) std::remove(p.c_str());
 }
 
+// With Nsight Compute's source counters (a recorded H200 run of the same variant,
+// tests/fixtures/ncu-source-unpadded-h200.csv), a GPU's findings name their line too.
+TEST_CASE("a GPU's findings name the line Nsight Compute's source counters point at") {
+  const std::string ncu = write_temp("findings-ncu.csv", kHeader + unpadded_launch(0));
+  const std::string page = "build/test/findings-page.html";
+  lab::RunResult r = lab::run_command({"build/host/profile", "--backend", "gpu", "--counts", ncu});
+  CHECK_MESSAGE(contains(r.output, "transpose_kernel (Nsight Compute names no line; BACKEND=cpu does): each warp's shared load takes 32.0"), r.output);
+  r = lab::run_command({"build/host/profile", "--backend", "gpu", "--counts", ncu, "--source-csv",
+                        "tests/fixtures/ncu-source-unpadded-h200.csv", "--page", page});
+  CHECK_MESSAGE(r.exited(0), r.output);
+  // The fixture's paths are the GPU machine's checkout, /work/main: outside this one they stay whole.
+  CHECK_MESSAGE(contains(r.output, "/work/main/build/variants/unpadded/04_transpose/transpose.cu:115: each warp's shared load takes 32.0 wavefronts"),
+                r.output);
+  CHECK_MESSAGE(contains(lab_test::read_file(page), "<b>measured</b> by Nsight Compute on "), lab_test::read_file(page));
+  for (const std::string& p : {ncu, page}) std::remove(p.c_str());
+}
+
 // The CPU backend's side, on its hand-counted patterns (cpusim/tests/suite/access_patterns.cu, built
 // by make cpusim-suite): make profile's findings each name the source line of the access.
 TEST_CASE("findings from the CPU backend's counts name their source lines" * doctest::skip(!lab_test::testing_cpu_backend())) {
