@@ -119,4 +119,13 @@ CheckResult check_technique(const Context& ctx, const LabRubric& lab, const LabP
   return c;
 }
 
+std::string technique_estimate(const Context& ctx, const LabRubric& lab, const LabPrograms& programs) {
+  if (ctx.backend != "cpu") return "";
+  const Cases cases = write_cases(ctx, "estimate", {lab.technique_shape});
+  const std::string log = cases.dir + "/launches.txt";
+  const lab::RunResult run = run_limited(ctx, programs.watched, cases, {"CPUSIM_LAUNCH_LOG=" + log});
+  if (run.timed_out || !evaluate(ctx, cases, 0).pass) return "";
+  return estimate_line(ctx, lab, log);
+}
+
 }  // namespace grade

@@ -22,6 +22,9 @@ CheckResult check_build(const Context& ctx, const LabRubric& lab, LabPrograms* p
 CheckResult check_correctness(const Context& ctx, const LabRubric& lab, const LabPrograms& programs, bool* main_correct);
 CheckResult check_safety(const Context& ctx, const LabRubric& lab, const LabPrograms& programs);
 CheckResult check_technique(const Context& ctx, const LabRubric& lab, const LabPrograms& programs);
+// make check's line of the technique check's estimate (the CPU backend; "" on a GPU, or when the
+// technique shape's result is wrong): a run at that shape, counted, with no verdict and no points.
+std::string technique_estimate(const Context& ctx, const LabRubric& lab, const LabPrograms& programs);
 CheckResult check_performance(const Context& ctx, const LabRubric& lab, const LabPrograms& programs);
 
 // A check worth its points only when it passes; a waived one is worth nothing either way.

@@ -1,5 +1,6 @@
 #include "grading/core/make_program.h"
 
+#include <sched.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -21,8 +22,20 @@ std::string object_of(const std::string& program, const LabRubric& lab) {
   return obj + "/" + lab.stem + ".o";
 }
 
+namespace {
+
+// The cores this process may run on (a platform's container or taskset can give fewer than the
+// machine has): a compile for each, no more, so that a small grading machine's memory holds them.
+int usable_cores() {
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof set, &set) == 0) return std::max(1, CPU_COUNT(&set));
+  return int(std::max(1L, sysconf(_SC_NPROCESSORS_ONLN)));
+}
+
+}  // namespace
+
 lab::RunResult run_make(const Context& ctx, const std::vector<std::string>& args, const std::vector<std::string>* own) {
-  std::vector<std::string> argv = {"make", "--no-print-directory", "-s", "-j" + std::to_string(std::max(1L, sysconf(_SC_NPROCESSORS_ONLN))),
+  std::vector<std::string> argv = {"make", "--no-print-directory", "-s", "-j" + std::to_string(usable_cores()),
                                    "BUILD=" + ctx.build_dir};
   argv.insert(argv.end(), args.begin(), args.end());
   lab::RunOptions options;

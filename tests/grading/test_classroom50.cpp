@@ -170,6 +170,30 @@ TEST_CASE("make classroom50 writes an autograder for the lab, with the workbook 
   }
 }
 
+// The runner's Python may be older than the "data" filter of tarfile (Debian 12's 3.11.2 is):
+// autograder.py unpacks its workbook with every python3 this machine has (PATH's, and the
+// system's), and refuses an archive with a name that climbs out, with each.
+TEST_CASE("autograder.py unpacks its workbook with every Python here, and refuses a name with ..") {
+  const fs::path dir = made().parent_path().parent_path().parent_path() / "unpack";
+  const fs::path bad = dir / "bad.tar.gz";
+  fs::remove_all(dir);
+  fs::create_directories(dir / "evil");
+  lab_test::put(dir / "evil" / "x", "x");
+  REQUIRE(lab::run_command({"tar", "-C", (dir / "evil").string(), "-czf", bad.string(), "--absolute-names", "../evil/x"}).exited(0));
+  const std::string unpack = "import sys; sys.path.insert(0, sys.argv[1]); import autograder; autograder.unpack(sys.argv[2], sys.argv[3])";
+  for (const std::string python : {"python3", "/usr/bin/python3"}) {
+    CAPTURE(python);
+    const fs::path into = dir / ("into-" + std::to_string(python.size()));
+    fs::create_directories(into);
+    lab::RunResult r = lab::run_command({python, "-c", unpack, made().string(), (made() / "workbook.tar.gz").string(), into.string()});
+    CHECK_MESSAGE(r.exited(0), r.output);
+    CHECK(read_file((into / "labs.txt").string()) == read_file("labs.txt"));
+    r = lab::run_command({python, "-c", unpack, made().string(), bad.string(), (dir / "bad").string()});
+    CHECK_MESSAGE(!r.exited(0), r.output);
+  }
+  fs::remove_all(dir);
+}
+
 TEST_CASE("a correct lab file scores full marks, in Classroom 50's contract" * doctest::skip(lab_test::kNoCpuSolutions)) {
   const Graded g = autograde({{kLabFile, read_file("solutions/" + kLabFile)}});
   CAPTURE(g.run.output);

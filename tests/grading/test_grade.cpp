@@ -49,6 +49,8 @@ TEST_CASE("every solution grades full marks on build, correctness, safety and te
   if (lab::run_command({"sh", "-c", "command -v python3"}).exited(0)) CHECK(valid_json(default_out() + "/results.json"));
 }
 
+// On the CPU backend it shows the technique check's estimate of the time (no points), beside the
+// solution's, once the lab computes the technique shape right.
 TEST_CASE("make check's quick pass: build, correctness and safety, the solution in full, the skeleton 0" *
           doctest::skip(lab_test::kNoCpuSolutions)) {
   for (const char* src : {"solutions", "build/skeletons"}) {
@@ -61,6 +63,8 @@ TEST_CASE("make check's quick pass: build, correctness and safety, the solution 
     CHECK_FALSE(contains(g.run.output, "performance:"));
     const bool solved = std::string(src) == "solutions";
     CHECK(contains(check_line(g.run.output, "safety"), solved ? ": OK" : ": SKIP"));
+    CHECK(contains(g.run.output, "\n  estimated on a GPU from the memory model's counts at M=256 N=256 K=64: ") == solved);
+    CHECK(contains(g.run.output, "on an H200, as the solution's (a floor, feedback only") == solved);
     CHECK(last_line(g.run.output) == (solved ? "Score: 8/8 (build, correctness and safety)" : "Score: 0/8 (build, correctness and safety)"));
   }
 }
