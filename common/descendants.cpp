@@ -7,11 +7,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstdlib>
+#include <map>
 #include <mutex>
 #include <set>
 #include <sstream>
 #include <string>
+#include <vector>
 
 namespace lab {
 
@@ -35,6 +38,19 @@ int parent_of(int pid) {
   int ppid = -1;
   rest >> state >> ppid;
   return ppid;
+}
+
+// The second number of /proc/<pid>/statm, resident pages; 0 when it is gone (read as parent_of).
+long long resident_pages(int pid) {
+  const int fd = open(("/proc/" + std::to_string(pid) + "/statm").c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return 0;
+  char buffer[256];
+  const ssize_t n = read(fd, buffer, sizeof buffer - 1);
+  close(fd);
+  if (n <= 0) return 0;
+  buffer[n] = 0;
+  long long size = 0, resident = 0;
+  return std::sscanf(buffer, "%lld %lld", &size, &resident) == 2 ? resident : 0;
 }
 
 // The children that threads are waiting for, and the lock under which they start, are reaped
@@ -67,6 +83,25 @@ pid_t wait_for_child(pid_t pid, int* status, int options) {
 }
 
 void adopt_orphans() { prctl(PR_SET_CHILD_SUBREAPER, 1); }
+
+long long tree_resident_bytes(int pid) {
+  std::map<int, std::vector<int>> children;
+  if (DIR* proc = opendir("/proc")) {
+    for (dirent* entry; (entry = readdir(proc)) != nullptr;)
+      if (const int p = std::atoi(entry->d_name); p > 0) children[parent_of(p)].push_back(p);
+    closedir(proc);
+  }
+  long long pages = 0;
+  std::vector<int> todo = {pid};
+  while (!todo.empty()) {
+    const int p = todo.back();
+    todo.pop_back();
+    pages += resident_pages(p);
+    const auto c = children.find(p);
+    if (c != children.end()) todo.insert(todo.end(), c->second.begin(), c->second.end());
+  }
+  return pages * sysconf(_SC_PAGESIZE);
+}
 
 void kill_all_descendants() {
   {

@@ -24,6 +24,11 @@ int kill_descendants();
 // groups: for a program that is about to end (interrupted), whose runs end with it.
 void kill_all_descendants();
 
+// The resident memory of process PID and of every process under it, in bytes (what the
+// kernel's statm counts as resident: heap, stacks, touched mappings, a sanitizer's shadow); 0
+// when it is gone. One pass over /proc: a few milliseconds where a few hundred processes run.
+long long tree_resident_bytes(int pid);
+
 // Starts a child with SPAWN (0 or an errno, the child's pid in *pid) and marks it as waited for:
 // kill_descendants leaves it alone until wait_for_child has reaped it. Under one lock, so that
 // no cleanup in another thread sees the child between its start and its mark.

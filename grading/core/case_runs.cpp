@@ -1,9 +1,11 @@
 #include "grading/core/case_runs.h"
 
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
@@ -93,6 +95,10 @@ Turns& gpu_turns(const Context& ctx) {
   return turns;
 }
 
+std::string over_memory_line(long limit_mib) {
+  return "(stopped: its resident memory passed the grader's limit of " + memory_text(limit_mib) + ", the rubric's memory.run)";
+}
+
 lab::RunResult run_program(const Context& ctx, const Program& program, const std::vector<std::string>& args,
                            const std::vector<std::string>& env, const std::vector<std::string>& wrapper, double timeout_s,
                            std::function<bool()> stop_early, std::function<void(int pid)> started, bool alone) {
@@ -109,6 +115,23 @@ lab::RunResult run_program(const Context& ctx, const Program& program, const std
   lab::RunOptions options;
   options.timeout_s = timeout_s > 0 ? timeout_s : ctx.rubric->timeout_run;
   options.max_output = 256 * 1024;
+  // A sanitizer's build has no data limit (its shadow memory would break it), and
+  // ThreadSanitizer does not hold its own RSS limit: its resident memory, and that of what it
+  // started, is read every 200 ms, and the run stopped past the limit.
+  auto pid = std::make_shared<std::atomic<int>>(0);
+  auto over_memory = std::make_shared<std::atomic<bool>>(false);
+  if (program.sanitizer) {
+    stop_early = [stop_early, pid, over_memory, limit = ctx.sandbox.memory_limit_mib << 20, calls = 0]() mutable {
+      if (stop_early && stop_early()) return true;
+      if (++calls % 4 != 0 || *pid == 0 || lab::tree_resident_bytes(*pid) <= limit) return false;
+      *over_memory = true;
+      return true;
+    };
+    started = [started, pid](int p) {
+      *pid = p;
+      if (started) started(p);
+    };
+  }
   options.stop_early = std::move(stop_early);
   // A working folder of its own, so that what it writes where it stands lands nowhere that
   // matters; it is its home too (Nsight Compute keeps its settings there).
@@ -128,6 +151,12 @@ lab::RunResult run_program(const Context& ctx, const Program& program, const std
   lab::RunResult r = ctx.sandbox.run(ctx.sandbox.wrap(argv, options.timeout_s, program.sanitizer, own), options);
   lab::kill_descendants();
   lab::run_command({"rm", "-rf", options.cwd});
+  if (*over_memory) {
+    // Stopped for its memory, not its time: no later limit from the solution's time changes that.
+    r.timed_out = false;
+    r.signal = SIGKILL;
+    r.output += (r.output.empty() || r.output.back() == '\n' ? "" : "\n") + over_memory_line(ctx.sandbox.memory_limit_mib) + "\n";
+  }
   return r;
 }
 

@@ -40,6 +40,10 @@ lab::RunResult run_program(const Context& ctx, const Program& program, const std
                            double timeout_s = 0, std::function<bool()> stop_early = nullptr,
                            std::function<void(int pid)> started = nullptr, bool alone = false);
 
+// The line a run that run_program stopped for its memory ends its output with (a sanitizer's
+// build past the rubric's memory.run: its resident memory, its children's included).
+std::string over_memory_line(long limit_mib);
+
 // The cases written into a folder for `--serve`, and the inputs the grader keeps.
 struct Cases {
   std::string dir;

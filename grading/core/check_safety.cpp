@@ -95,6 +95,10 @@ bool run_sanitized(const Context& ctx, const LabRubric& lab, const std::string& 
   }
   if (r.spawn_failed) {
     fail(c, "the " + tool + " build could not run: " + first_line(r.output), {});
+  } else if (contains(r.output, over_memory_line(ctx.sandbox.memory_limit_mib))) {
+    fail(c, "the " + tool + " build on " + lab.safety_shape.describe() + " took more memory than a run may: " +
+                over_memory_line(ctx.sandbox.memory_limit_mib),
+         {});
   } else if (r.timed_out) {
     fail(c, "the " + tool + " build on " + lab.safety_shape.describe() + " " + r.describe() + ":", quote_output(r.output, 4));
     return false;
@@ -113,14 +117,14 @@ bool run_sanitized(const Context& ctx, const LabRubric& lab, const std::string& 
 // build would hang too.
 void run_sanitizer_builds(const Context& ctx, const LabRubric& lab, const LabPrograms& programs, CheckResult* c) {
   const bool hung = !run_sanitized(ctx, lab, "AddressSanitizer", programs.asan,
-                                   {"ASAN_OPTIONS=detect_leaks=0:halt_on_error=1:" + sanitizer_memory_option()},
+                                   {"ASAN_OPTIONS=detect_leaks=0:halt_on_error=1:" + ctx.sandbox.sanitizer_memory_option()},
                                    {"ERROR: AddressSanitizer", "READ of size", "WRITE of size", "cpusim:"}, c);
   if (hung) return;
   // On one OS thread: each has a set of fibers, 770 KB of ThreadSanitizer's state each (a block
   // of 1024 threads: 800 MB a set), and the runs are faster without two threads contending for
   // ThreadSanitizer's tables (lab 02: 3.2 s against 9.1 s). Its fibers still leave the blocks
   // unordered (cpusim/src/scheduler.cpp), so races between blocks are found all the same.
-  run_sanitized(ctx, lab, "ThreadSanitizer", programs.tsan, {"TSAN_OPTIONS=" + sanitizer_memory_option(), "CPUSIM_THREADS=1"},
+  run_sanitized(ctx, lab, "ThreadSanitizer", programs.tsan, {"TSAN_OPTIONS=" + ctx.sandbox.sanitizer_memory_option(), "CPUSIM_THREADS=1"},
                 {"WARNING: ThreadSanitizer", "cpusim:"}, c);
 }
 

@@ -534,6 +534,7 @@ grade::Context make_context(const Options& o, const std::string& backend, const 
       cannot_run("cannot make the build folder " + folder + ": " + ec.message());
     }
     ctx.sandbox = sandbox_for(ctx, !o.no_namespaces);
+    ctx.sandbox.memory_limit_mib = long(rubric.memory_run);
     for (const std::string& dir : o.hide) ctx.sandbox.hide.push_back(std::filesystem::absolute(dir).string());
   };
   use_build_folder(o.build_dir.empty() ? "build/grade-build" : o.build_dir);

@@ -51,6 +51,11 @@ std::string read_class_setting(const std::string& key, const std::string& value,
     if ((key == "late.per_day" || key == "late.max") && number > 100) return key + " is a percent, at most 100";
     return "";
   }
+  if (key == "memory.run") {
+    if (!parse_number(value, &number) || number < 64) return key + " takes a number of MiB, at least 64";
+    rubric->memory_run = number;
+    return "";
+  }
   if (!parse_number(value, &number)) return key + " takes a number of seconds";
   if (key == "timeout.build") rubric->timeout_build = number;
   else if (key == "timeout.run") rubric->timeout_run = number;

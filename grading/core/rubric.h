@@ -37,6 +37,7 @@ struct LabRubric : lab::LabEntry {
 struct Rubric {
   double timeout_build = 600, timeout_run = 300;
   double timeout_student = 3600;      // make grade-class: one student's whole grading, every lab
+  double memory_run = 8192;           // MiB a student's program may take (grading/core/sandbox.h)
   LatePolicy late;                    // make grade-class: what a lab handed in after its due time loses
   std::vector<LabRubric> labs;
 };

@@ -15,7 +15,7 @@ std::string Sandbox::describe() const {
   std::string text = "each student process runs in a folder of its own";
   if (as_student) text += " as user " + std::to_string(student->uid()) + " (no other grading running here shares it)";
   if (limits) {
-    text += "; limits: " + std::to_string(kMemoryLimitMiB / 1024) + " GiB of memory, files of " +
+    text += "; limits: " + memory_text(memory_limit_mib) + " of memory, files of " +
             std::to_string(kFileSizeLimitMiB) + " MiB, " + std::to_string(kOpenFileLimit) + " open files, " +
             (as_root ? std::string("processes not limited (student code runs as root)")
                      : std::to_string(kProcessLimit) + " processes and threads of its user") +
@@ -148,7 +148,7 @@ std::vector<std::string> fenced(const Sandbox& s, const std::vector<std::string>
 std::vector<std::string> Sandbox::wrap(const std::vector<std::string>& argv, double timeout_s, bool sanitized,
                                        const std::vector<std::string>& own) const {
   const std::vector<std::string> hidden = own.empty() || !namespaces ? std::vector<std::string>{} : hidden_from(*this, own, false);
-  return fenced(*this, argv, timeout_s, sanitized ? 0 : kMemoryLimitMiB, {}, hidden);
+  return fenced(*this, argv, timeout_s, sanitized ? 0 : memory_limit_mib, {}, hidden);
 }
 
 std::vector<std::string> Sandbox::wrap_build(const std::vector<std::string>& argv, double timeout_s,
@@ -214,6 +214,8 @@ std::string fence_program(const std::string& checkout) {
   return checkout + "/build/host/fence";
 }
 
-std::string sanitizer_memory_option() { return "hard_rss_limit_mb=" + std::to_string(kMemoryLimitMiB); }
+std::string memory_text(long mib) { return mib % 1024 == 0 ? std::to_string(mib / 1024) + " GiB" : std::to_string(mib) + " MiB"; }
+
+std::string Sandbox::sanitizer_memory_option() const { return "hard_rss_limit_mb=" + std::to_string(memory_limit_mib); }
 
 }  // namespace grade

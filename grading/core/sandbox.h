@@ -16,7 +16,10 @@
 namespace grade {
 
 // The limits of one student process (and of everything it starts).
-constexpr long kMemoryLimitMiB = 8192;    // its data (heap and private mappings); malloc fails above
+// Its data (heap and private mappings; malloc fails above), unless the rubric's memory.run says
+// otherwise; a sanitizer's build, whose shadow memory a data limit would break, is held to the
+// same number of resident bytes instead (Sandbox::memory_limit_mib).
+constexpr long kMemoryLimitMiB = 8192;
 // A compiler of a student's file: our labs need a few hundred MiB; `#include "/dev/zero"` would
 // take every byte of the machine (cc1plus reads it at 1 GiB a second).
 constexpr long kBuildMemoryLimitMiB = 4096;
@@ -32,6 +35,7 @@ constexpr long kProcessLimit = 4096;
 
 struct Sandbox {
   bool limits = false;      // prlimit is installed
+  long memory_limit_mib = kMemoryLimitMiB;  // a student process's memory (the rubric's memory.run)
   bool namespaces = false;  // unshare works here: no network, the checkout and builds read-only
   std::string checkout, build_dir;  // absolute; student processes change neither
   std::string fence;                // the program that makes the mounts (fence_program)
@@ -47,6 +51,11 @@ struct Sandbox {
 
   // One line for the report: what holds, and what does not.
   std::string describe() const;
+
+  // The memory limit of a sanitizer's build, for its *SAN_OPTIONS: "hard_rss_limit_mb=8192".
+  // AddressSanitizer holds it; ThreadSanitizer does not (it reached 12.5 GB under 8192), so the
+  // grader watches its runs' resident memory as well (grading/core/case_runs.cpp).
+  std::string sanitizer_memory_option() const;
 
   // The command that runs ARGV inside the fences, for at most TIMEOUT_S seconds of wall time.
   // SANITIZED: a compiler sanitizer's build, whose shadow memory a data limit would break (its
@@ -88,8 +97,9 @@ struct Sandbox {
 Sandbox probe_sandbox(const std::string& checkout, const std::string& build_dir, const std::string& work_dir,
                       bool strict = true);
 
-// The memory limit of a sanitizer's build, for its *SAN_OPTIONS: "hard_rss_limit_mb=8192".
-std::string sanitizer_memory_option();
+
+// MIB as the reports say it: "8 GiB", "512 MiB".
+std::string memory_text(long mib);
 
 // build/host/fence, which makes a student process's mounts in its namespace: the one beside the
 // running program, else the checkout's.

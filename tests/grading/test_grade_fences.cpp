@@ -303,6 +303,23 @@ TEST_CASE("the fences hold: memory, file size, network, a flood of output, a sto
   CHECK(contains(open.run.output, "got 1003"));
 }
 
+TEST_CASE("a sanitizer's build is held to the rubric's memory.run too, and the report names the limit" *
+          doctest::skip(lab_test::kNoCpuSolutions)) {
+  // build/corpus/memory_hog takes 3 GiB in ThreadSanitizer's build only, which has no data limit
+  // and does not hold its own RSS limit: left alone it passes. The rubric here gives a run 512 MiB.
+  const std::string rubric = "build/test/rubric-memory.txt";
+  std::ofstream(rubric) << "memory.run = 512\n" << lab_test::read_file("tests/fixtures/rubric-fast.txt");
+  const Graded g = run_grader({"--src", "build/corpus/memory_hog", "--lab", "01", "--rubric", rubric});
+  CAPTURE(g.run.output);
+  REQUIRE(g.run.exited(0));
+  CHECK(contains(g.run.output, "512 MiB of memory"));  // the fences' line says the limit
+  CHECK(contains(check_line(g.run.output, "correctness"), ": OK"));
+  CHECK(contains(check_line(g.run.output, "safety"), ": FAIL"));
+  CHECK(contains(g.run.output, "the ThreadSanitizer build on M=67 N=45 K=33 took more memory than a run may: (stopped: its resident "
+                               "memory passed the grader's limit of 512 MiB, the rubric's memory.run)"));
+  std::remove(rubric.c_str());
+}
+
 TEST_CASE("labs graded at once: no student program runs beside a solution's, which it could kill" *
           doctest::skip(lab_test::kNoCpuSolutions)) {
   // Lab 01 kills every solution program it finds while it runs (build/corpus/killer); lab 04, a
