@@ -198,6 +198,9 @@ class rewriter {
  public:
   rewriter(source& s, bool cu) : src_(s), cu_(cu) {}
 
+  // One pass over the tokens, a branch per construct it rewrites. It stays one function (63
+  // lines) on purpose: the branches share the statement's state (where it began, whether it is
+  // __global__ or __device__, its template), which helpers would each have to be handed.
   bool run() {
     std::vector<scope> scopes{{scope::file_scope, false, false}};
     size_t stmt = 0;  // first token of the current statement

@@ -53,15 +53,13 @@ std::string estimate_line(const Context& ctx, const LabRubric& lab, const std::s
   return line + " (a floor, feedback only: docs/estimate.md says how far off it is)";
 }
 
-}  // namespace
-
-CheckResult check_technique(const Context& ctx, const LabRubric& lab, const LabPrograms& programs) {
-  const auto start = Clock::now();
-  CheckResult c("technique", Status::kPass, lab.points_technique);
-  const Cases cases = write_cases(ctx, "technique", {lab.technique_shape});
+// Runs the technique shape on this backend, counting what the kernels do: the counting build
+// on the CPU backend, the GPU build under Nsight Compute on a GPU. C's status says when the
+// counts cannot be had (waived) or the run was stopped (failed).
+Traffic measure(const Context& ctx, const LabRubric& lab, const LabPrograms& programs, const Cases& cases, CheckResult* out) {
+  CheckResult& c = *out;
   Traffic traffic;
   lab::RunResult run;
-  std::string estimate;
   if (ctx.backend == "cpu") {
     const std::string log = cases.dir + "/launches.txt";
     run = run_limited(ctx, programs.watched, cases, {"CPUSIM_LAUNCH_LOG=" + log});
@@ -88,6 +86,16 @@ CheckResult check_technique(const Context& ctx, const LabRubric& lab, const LabP
     const std::vector<std::string> shown = quote_output(run.output, 4);
     c.details.insert(c.details.end(), shown.begin(), shown.end());
   }
+  return traffic;
+}
+
+}  // namespace
+
+CheckResult check_technique(const Context& ctx, const LabRubric& lab, const LabPrograms& programs) {
+  const auto start = Clock::now();
+  CheckResult c("technique", Status::kPass, lab.points_technique);
+  const Cases cases = write_cases(ctx, "technique", {lab.technique_shape});
+  Traffic traffic = measure(ctx, lab, programs, cases, &c);
   if (c.status != Status::kPass) return all_or_nothing(c, start);
   const CaseVerdict v = evaluate(ctx, cases, 0);
   if (!v.pass) {
@@ -96,7 +104,7 @@ CheckResult check_technique(const Context& ctx, const LabRubric& lab, const LabP
     return all_or_nothing(c, start);
   }
   traffic.host_copies = double(v.result.host_copies);
-  if (ctx.backend == "cpu") estimate = estimate_line(ctx, lab, cases.dir + "/launches.txt");
+  const std::string estimate = ctx.backend == "cpu" ? estimate_line(ctx, lab, cases.dir + "/launches.txt") : "";
   // Each rule is worth its share of the points, so that a kernel that skips one lesson loses
   // that one; technique none still asks for a kernel launch.
   const std::vector<TechniqueRule> rules = lab.technique.empty() ? std::vector<TechniqueRule>{{"launch"}} : lab.technique;

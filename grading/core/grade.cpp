@@ -12,20 +12,14 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <ctime>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <exception>
 #include <filesystem>
-#include <functional>
-#include <future>
-#include <mutex>
 #include <random>
 #include <thread>
-#include <utility>
 
 #include "common/cli.h"
 #include "common/descendants.h"
@@ -33,6 +27,7 @@
 #include "common/subprocess.h"
 #include "grading/core/build_folder.h"
 #include "grading/core/checks.h"
+#include "grading/core/grade_labs.h"
 #include "grading/core/interrupt.h"
 #include "grading/core/isolation.h"
 #include "grading/core/progress.h"
@@ -73,12 +68,6 @@ const char* command_name = "make grade";
   std::exit(lab::kExitCannotRun);
 }
 
-std::string main_shapes_text(const grade::LabRubric& l) {
-  std::string text;
-  for (size_t i : l.main_shapes) text += (text.empty() ? "" : ", ") + l.shapes[i].describe();
-  return text;
-}
-
 std::string gpu_name() {
   const lab::RunResult r = lab::run_command({"nvidia-smi", "--query-gpu=name", "--format=csv,noheader"});
   if (!r.exited(0) || r.output.empty()) return "";
@@ -101,262 +90,6 @@ std::vector<std::pair<std::string, std::string>> trusted_files(const std::string
   std::vector<std::pair<std::string, std::string>> files;
   for (const std::string& path : paths) files.push_back({path, grade::fingerprint(path)});
   return files;
-}
-
-// Where a lab's lines go: to stdout as they come when labs are graded one at a time; when
-// several are graded at once, kept until the labs before it have printed, so that the output
-// reads one lab after another whatever order they finish in.
-class LabLog {
- public:
-  explicit LabLog(bool live) : live_(live) {}
-  void add(const std::string& text) {
-    if (!live_) {
-      kept_ += text;
-      return;
-    }
-    std::fputs(text.c_str(), stdout);
-    std::fflush(stdout);
-  }
-  // What was kept, and from now on each line as it comes.
-  void go_live() {
-    live_ = true;
-    add(std::exchange(kept_, ""));
-  }
-
- private:
-  bool live_;
-  std::string kept_;
-};
-
-// One lab's grading (of a lab in steps, one step's), from its build's check to its result.
-struct LabGrading {
-  const grade::LabRubric* rubric;
-  grade::LabPrograms programs;
-  grade::CheckResult build;
-  LabLog log;
-  grade::LabResult result;
-  std::string why_skipped;  // why the checks after correctness did not run; empty when they did
-  // A lab in steps is built once, and its build graded once, with the last step graded: its
-  // points count once any step computed a shape correctly. The lab's steps are graded in order,
-  // by one thread, and share SOME_CORRECT.
-  bool grades_build = true;
-  std::shared_ptr<bool> some_correct = std::make_shared<bool>(false);
-
-  void record(grade::CheckResult c) {
-    log.add(grade::check_text(c));
-    result.checks.push_back(std::move(c));
-  }
-  void skipped(const char* name, double points) {
-    grade::CheckResult c(name, grade::Status::kSkip, points);
-    c.details.push_back(why_skipped);
-    record(c);
-  }
-  // A check the rubric gives no points is off: it runs nothing (safety's builds are not made
-  // either: check_build.cpp), and says so.
-  void off(const char* name) {
-    grade::CheckResult c(name, grade::Status::kSkip, 0);
-    c.details.push_back("off: the rubric gives it no points");
-    record(c);
-  }
-};
-
-// Every check of G's lab but performance.
-void grade_checks(const grade::Context& ctx, LabGrading& g) {
-  const grade::LabRubric& l = *g.rubric;
-  g.result = grade::LabResult{l.step.id, l.file(), {}, l.step.title};
-  g.log.add("== " + l.step.title + ": " + ctx.src + "/" + l.folder + "/" + l.file() + "\n");
-  const bool built = g.build.status == grade::Status::kPass;
-  grade::CheckResult correctness("correctness", grade::Status::kSkip, l.points_correctness);
-  bool main_correct = false;
-  const std::string file = ctx.src + "/" + l.folder + "/" + l.file();
-  const bool not_started = built && grade::untouched_skeleton(file, l);
-  const bool step_missing = built && !not_started && !g.programs.defines(l.step.launcher);
-  if (not_started) {
-    // Said once, rather than a failing hint per shape, and no shape run.
-    correctness.status = grade::Status::kFail;
-    correctness.details = {"not started: " + file + " is the skeleton as handed out. Fill in its TODO(student) blocks " +
-                           "(labs/" + l.folder + "/README.md says how), then make check LAB=" + l.number + " after each edit"};
-  } else if (step_missing) {
-    correctness.status = grade::Status::kFail;
-    correctness.details = {"not done: " + file + " does not define " + l.step.launcher + "(), this step's launcher " +
-                           "(harness/launchers.h declares it): the step is not graded, the lab's other steps are"};
-  } else if (built) {
-    correctness = grade::check_correctness(ctx, l, g.programs, &main_correct);
-  }
-  if (correctness.points > 0) *g.some_correct = true;
-  if (g.grades_build) {
-    // The build's points count once the lab computes something: a skeleton compiles too.
-    if (built && !*g.some_correct && g.build.max_points > 0) {
-      g.build.points = 0;
-      g.build.details.push_back("it compiles; its points count once a shape is computed correctly" +
-                                std::string(l.step.count > 1 ? " by any step" : ""));
-    }
-    g.record(g.build);
-  }
-  if (!built) {
-    g.why_skipped = "skipped: nothing was built";
-  } else if (not_started) {
-    g.record(correctness);
-    g.why_skipped = "skipped: the lab is not started";
-  } else if (step_missing) {
-    g.record(correctness);
-    g.why_skipped = "skipped: the step is not done";
-  } else {
-    g.record(correctness);
-    if (!main_correct) g.why_skipped = "skipped: these run once the main shapes (" + main_shapes_text(l) + ") are correct";
-  }
-  if (g.why_skipped.empty()) {
-    // Nsight Compute profiles one process at a time: the grader takes the turns itself rather
-    // than rely on ncu's lock file reaching across the fences of each run. On a GPU the
-    // technique check waits for its turn beside the safety check, not after it: the labs'
-    // profiles, one after another, then start as soon as each lab is correct.
-    std::future<grade::CheckResult> technique;
-    if (!ctx.quick && l.points_technique > 0) {
-      technique = std::async(ctx.backend == "gpu" ? std::launch::async : std::launch::deferred, [&] {
-        static std::mutex profiler;
-        std::unique_lock<std::mutex> hold(profiler, std::defer_lock);
-        if (ctx.backend == "gpu") hold.lock();
-        return grade::check_technique(ctx, l, g.programs);
-      });
-    }
-    if (l.points_safety == 0) {
-      g.off("safety");
-    } else {
-      g.record(grade::check_safety(ctx, l, g.programs));
-    }
-    if (technique.valid()) g.record(technique.get());
-    if (!ctx.quick && l.points_technique == 0) g.off("technique");
-    // make check grades no technique; on the CPU backend it still shows the estimate make grade's
-    // technique check shows (a run at its shape: a fraction of a second).
-    const std::string estimate = ctx.quick ? grade::technique_estimate(ctx, l, g.programs) : "";
-    if (!estimate.empty()) g.log.add("  " + estimate + "\n");
-  } else {
-    if (!built) g.skipped("correctness", l.points_correctness);
-    g.skipped("safety", l.points_safety);
-    if (!ctx.quick) g.skipped("technique", l.points_technique);
-  }
-}
-
-// G's performance check, and its lab's score.
-void grade_performance(const grade::Context& ctx, LabGrading& g) {
-  const grade::LabRubric& l = *g.rubric;
-  // On the CPU backend the performance check is waived (and runs nothing), whatever came before.
-  if (!ctx.quick && l.points_performance == 0) {
-    g.off("performance");
-  } else if (!ctx.quick && (g.why_skipped.empty() || ctx.backend == "cpu")) {
-    g.record(grade::check_performance(ctx, l, g.programs));
-  } else if (!ctx.quick) {
-    g.skipped("performance", l.points_performance);
-  }
-  g.log.add("lab " + l.number + (l.step.count > 1 ? ", step " + std::to_string(l.step.number) : "") + ": " +
-            grade::points_text(g.result.points()) + "/" +
-            grade::points_text(g.result.max_points()) + "\n");
-}
-
-// Calls WORK(i) for i < COUNT, JOBS at a time; the first exception any call threw, once all ended.
-void run_at_once(size_t count, int jobs, const std::function<void(size_t)>& work) {
-  std::atomic<size_t> next{0};
-  std::vector<std::exception_ptr> errors(count);
-  std::vector<std::thread> threads;
-  for (int t = 0; t < jobs; ++t) {
-    threads.emplace_back([&] {
-      for (size_t i; (i = next++) < count;) {
-        try {
-          work(i);
-        } catch (...) {
-          errors[i] = std::current_exception();
-        }
-      }
-    });
-  }
-  for (std::thread& t : threads) t.join();
-  for (const std::exception_ptr& e : errors) {
-    if (e) std::rethrow_exception(e);
-  }
-}
-
-// Builds and grades each lab, JOBS at a time; the results, in the rubric's order.
-// BUILD_STAMP: what the builds depend on that make does not see (the grader, the makefiles).
-std::vector<grade::LabResult> grade_labs(const grade::Context& ctx, const std::vector<const grade::LabRubric*>& labs,
-                                         const std::string& build_stamp, int jobs) {
-  std::vector<LabGrading> gradings;
-  {
-    // Every lab is built before any student code runs, so that each program's fingerprint is
-    // taken before any can: first what the labs' builds share, then each lab's own build, side
-    // by side when the shared part built.
-    const grade::BuildLock lock(ctx.build_dir);
-    std::string error;
-    if (!grade::prepare_build_folder(ctx.build_dir, build_stamp, &error)) throw grade::CannotGrade(error);
-    const bool shared = grade::build_shared(ctx, labs);
-    // A lab in steps is built once, with its first step; the later steps run what it made.
-    std::vector<size_t> first_steps;
-    for (size_t i = 0; i < labs.size(); ++i) {
-      if (i == 0 || labs[i]->folder != labs[i - 1]->folder) first_steps.push_back(i);
-    }
-    std::vector<grade::LabPrograms> programs(labs.size());
-    std::vector<grade::CheckResult> builds(labs.size(), grade::CheckResult("build", grade::Status::kSkip, 0));
-    run_at_once(first_steps.size(), shared ? jobs : 1, [&](size_t k) {
-      builds[first_steps[k]] = grade::check_build(ctx, *labs[first_steps[k]], &programs[first_steps[k]]);
-    });
-    for (size_t i = 0; i < labs.size(); ++i) {
-      const grade::LabRubric* l = labs[i];
-      const bool first = std::find(first_steps.begin(), first_steps.end(), i) != first_steps.end();
-      if (!first) {
-        programs[i] = programs[i - 1];
-        builds[i] = builds[i - 1];
-      }
-      for (grade::Program* p : {&programs[i].main, &programs[i].asan, &programs[i].tsan, &programs[i].watched, &programs[i].solution,
-                              &programs[i].solution_watched}) {
-        p->step = l->step.count > 1 ? std::to_string(l->step.number) : "";
-      }
-      gradings.push_back(LabGrading{l, programs[i], builds[i], LabLog(jobs == 1), {}, {}});
-      if (!first) {
-        gradings[i - 1].grades_build = false;
-        gradings[i].some_correct = gradings[i - 1].some_correct;
-      }
-    }
-    // The ceilings' program, where a performance target comes from a ceiling (grading/core/targets.h):
-    // a lab without its solution here, or make bench's record of the solutions' shares.
-    const bool without_solution = std::any_of(gradings.begin(), gradings.end(),
-                                              [](const LabGrading& g) { return g.programs.solution.path.empty(); });
-    if (ctx.backend == "gpu" && !ctx.quick && (without_solution || ctx.record_targets)) {
-      const grade::Program ceilings = grade::build_ceilings(ctx);
-      for (LabGrading& g : gradings) g.programs.ceilings = ceilings;
-    }
-  }
-  if (jobs == 1) {
-    for (LabGrading& g : gradings) {
-      grade_checks(ctx, g);
-      grade_performance(ctx, g);
-    }
-  } else {
-    // Labs share the GPU for every check but their timed calls, which take it alone one lab at
-    // a time (grading/core/case_runs.cpp): a lab's timing starts once its own checks are over, while
-    // the other labs' checks wait their turn. The first lab's lines print as they come; the
-    // others' once the labs before them are done.
-    // A lab's steps are graded in order, one after another (LabGrading::grades_build).
-    gradings.front().log.go_live();
-    std::vector<size_t> lab_starts;
-    for (size_t i = 0; i < gradings.size(); ++i) {
-      if (i == 0 || gradings[i].rubric->folder != gradings[i - 1].rubric->folder) lab_starts.push_back(i);
-    }
-    std::mutex printing;
-    std::vector<bool> done(gradings.size());
-    size_t printed = 0;
-    run_at_once(lab_starts.size(), jobs, [&](size_t k) {
-      const size_t end = k + 1 < lab_starts.size() ? lab_starts[k + 1] : gradings.size();
-      for (size_t i = lab_starts[k]; i < end; ++i) {
-        grade_checks(ctx, gradings[i]);
-        grade_performance(ctx, gradings[i]);
-        const std::lock_guard<std::mutex> hold(printing);
-        done[i] = true;
-        for (; printed < gradings.size() && done[printed]; ++printed) gradings[printed].log.go_live();
-      }
-    });
-  }
-  std::vector<grade::LabResult> results;
-  for (LabGrading& g : gradings) results.push_back(std::move(g.result));
-  return results;
 }
 
 // What the command line asks for (the usage above).

@@ -221,8 +221,10 @@ RunCounts read_launch_log(const std::string& path) {
   return run;
 }
 
-RunCounts read_ncu_csv(const std::string& path) {
-  std::vector<std::string> ids;  // in the order of their first row
+namespace {
+
+// The CSV's launches, by ID, and their IDs in the order of their first row.
+std::map<std::string, NcuLaunch> ncu_launches(const std::string& path, std::vector<std::string>* ids) {
   std::map<std::string, NcuLaunch> launches;
   std::ifstream in(path);
   std::vector<std::string> header;
@@ -237,7 +239,7 @@ RunCounts read_ncu_csv(const std::string& path) {
     for (size_t i = 0; i < cells.size() && i < header.size(); ++i) row[header[i]] = cells[i];
     std::string text = row["Metric Value"];
     text.erase(std::remove(text.begin(), text.end(), ','), text.end());
-    if (!launches.count(row["ID"])) ids.push_back(row["ID"]);
+    if (!launches.count(row["ID"])) ids->push_back(row["ID"]);
     NcuLaunch& l = launches[row["ID"]];
     l.kernel = kernel_base_name(row["Kernel Name"]);
     l.grid = dims_of(row["Grid Size"]);
@@ -246,58 +248,68 @@ RunCounts read_ncu_csv(const std::string& path) {
     l.values[key] = std::atof(text.c_str());
     l.units[key] = row["Metric Unit"];
   }
+  return launches;
+}
+
+// Adds launch L to its kernel's counts in RUN.
+void add_launch(const NcuLaunch& l, RunCounts* run) {
+  KernelCounts& k = kernel_named(*run, l.kernel);
+  const int before = k.launches++;
+  const double grid = l.get("launch__grid_size").value_or(1), block = l.get("launch__block_size").value_or(1);
+  if (before == 0) {
+    k.grid = l.grid.empty() ? format_count(grid) : l.grid;
+    k.block = l.block.empty() ? format_count(block) : l.block;
+    k.block_threads = block;
+  }
+  k.threads += grid * block;
+  auto traffic = [&](const std::string& op) {
+    Accesses a;
+    a.requests = l.value("l1tex__t_requests_pipe_lsu_mem_global_op_" + op + ".sum");
+    a.sectors = l.value("l1tex__t_sectors_pipe_lsu_mem_global_op_" + op + ".sum");
+    a.bytes = l.value("sm__sass_data_bytes_mem_global_op_" + op + ".sum");
+    a.ideal_sectors = a.bytes / 32;  // per request it is ceil(bytes / 32): ncu gives only the sum
+    return a;
+  };
+  auto shared = [&](const std::string& op) {
+    Accesses a;
+    a.requests = l.value("smsp__inst_executed_op_shared_" + op + ".sum");
+    a.wavefronts = l.value("smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_" + op + ".sum");
+    // The L1 counts the lost cycles both as wavefronts and as conflicts: their difference is
+    // the instructions' conflict-free ideal.
+    a.ideal_wavefronts = l.value("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_" + op + ".sum") -
+                         l.value("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_" + op + ".sum");
+    return a;
+  };
+  k.global_load.add(traffic("ld"));
+  k.global_store.add(traffic("st"));
+  k.shared_load.add(shared("ld"));
+  k.shared_store.add(shared("st"));
+  k.atomic_requests += l.value("l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum") +
+                       l.value("l1tex__t_requests_pipe_lsu_mem_global_op_red.sum");
+  if (l.get("dram__bytes_read.sum")) add_to(k.dram_bytes, l.value("dram__bytes_read.sum") + l.value("dram__bytes_write.sum"));
+  if (l.get("smsp__sass_thread_inst_executed_op_ffma_pred_on.sum"))
+    add_to(k.flops, 2 * l.value("smsp__sass_thread_inst_executed_op_ffma_pred_on.sum") +
+                        l.value("smsp__sass_thread_inst_executed_op_fadd_pred_on.sum") +
+                        l.value("smsp__sass_thread_inst_executed_op_fmul_pred_on.sum"));
+  for (const auto& [key, v] : l.values)
+    if (key.substr(key.find('\t') + 1) == "Duration") add_to(k.time_ms, to_ms(v, l.units.at(key)));
+  add_mean(k.occupancy_pct, l.get("Achieved Occupancy"), before);
+  add_mean(k.l1_hit_pct, l.get("L1/TEX Hit Rate"), before);
+  add_mean(k.l2_hit_pct, l.get("L2 Hit Rate"), before);
+  add_mean(k.sm_busy_pct, l.get("Compute (SM) Throughput"), before);
+  add_mean(k.memory_busy_pct, l.get("Memory Throughput", "GPU Speed Of Light Throughput"), before);
+  add_mean(k.l1_busy_pct, l.get("L1/TEX Cache Throughput"), before);
+  add_mean(k.l2_busy_pct, l.get("L2 Cache Throughput"), before);
+}
+
+}  // namespace
+
+RunCounts read_ncu_csv(const std::string& path) {
+  std::vector<std::string> ids;
+  const std::map<std::string, NcuLaunch> launches = ncu_launches(path, &ids);
   RunCounts run;
   run.backend = "gpu";
-  for (const std::string& id : ids) {
-    const NcuLaunch& l = launches[id];
-    KernelCounts& k = kernel_named(run, l.kernel);
-    const int before = k.launches++;
-    const double grid = l.get("launch__grid_size").value_or(1), block = l.get("launch__block_size").value_or(1);
-    if (before == 0) {
-      k.grid = l.grid.empty() ? format_count(grid) : l.grid;
-      k.block = l.block.empty() ? format_count(block) : l.block;
-      k.block_threads = block;
-    }
-    k.threads += grid * block;
-    auto traffic = [&](const std::string& op) {
-      Accesses a;
-      a.requests = l.value("l1tex__t_requests_pipe_lsu_mem_global_op_" + op + ".sum");
-      a.sectors = l.value("l1tex__t_sectors_pipe_lsu_mem_global_op_" + op + ".sum");
-      a.bytes = l.value("sm__sass_data_bytes_mem_global_op_" + op + ".sum");
-      a.ideal_sectors = a.bytes / 32;  // per request it is ceil(bytes / 32): ncu gives only the sum
-      return a;
-    };
-    auto shared = [&](const std::string& op) {
-      Accesses a;
-      a.requests = l.value("smsp__inst_executed_op_shared_" + op + ".sum");
-      a.wavefronts = l.value("smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_" + op + ".sum");
-      // The L1 counts the lost cycles both as wavefronts and as conflicts: their difference is
-      // the instructions' conflict-free ideal.
-      a.ideal_wavefronts = l.value("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_" + op + ".sum") -
-                           l.value("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_" + op + ".sum");
-      return a;
-    };
-    k.global_load.add(traffic("ld"));
-    k.global_store.add(traffic("st"));
-    k.shared_load.add(shared("ld"));
-    k.shared_store.add(shared("st"));
-    k.atomic_requests += l.value("l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum") +
-                         l.value("l1tex__t_requests_pipe_lsu_mem_global_op_red.sum");
-    if (l.get("dram__bytes_read.sum")) add_to(k.dram_bytes, l.value("dram__bytes_read.sum") + l.value("dram__bytes_write.sum"));
-    if (l.get("smsp__sass_thread_inst_executed_op_ffma_pred_on.sum"))
-      add_to(k.flops, 2 * l.value("smsp__sass_thread_inst_executed_op_ffma_pred_on.sum") +
-                          l.value("smsp__sass_thread_inst_executed_op_fadd_pred_on.sum") +
-                          l.value("smsp__sass_thread_inst_executed_op_fmul_pred_on.sum"));
-    for (const auto& [key, v] : l.values)
-      if (key.substr(key.find('\t') + 1) == "Duration") add_to(k.time_ms, to_ms(v, l.units.at(key)));
-    add_mean(k.occupancy_pct, l.get("Achieved Occupancy"), before);
-    add_mean(k.l1_hit_pct, l.get("L1/TEX Hit Rate"), before);
-    add_mean(k.l2_hit_pct, l.get("L2 Hit Rate"), before);
-    add_mean(k.sm_busy_pct, l.get("Compute (SM) Throughput"), before);
-    add_mean(k.memory_busy_pct, l.get("Memory Throughput", "GPU Speed Of Light Throughput"), before);
-    add_mean(k.l1_busy_pct, l.get("L1/TEX Cache Throughput"), before);
-    add_mean(k.l2_busy_pct, l.get("L2 Cache Throughput"), before);
-  }
+  for (const std::string& id : ids) add_launch(launches.at(id), &run);
   return run;
 }
 

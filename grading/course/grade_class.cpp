@@ -515,15 +515,12 @@ void write_or_fail(const std::string& path, const std::string& text) {
   if (!grade::write_atomically(path, text)) cannot_run("cannot write " + path);
 }
 
-// Submits the students still to grade (those no run has graded with what they hand in now) as
-// a job array, BATCH students a task, and the job that merges the results once the array has
-// ended; writes the gradebook as it stands meanwhile, the queued students marked.
-int submit_to_slurm(const Class& c, const std::vector<grade::Student>& students) {
-  const std::string dir = slurm_dir(c.o);
+// Exits, saying why, when the class cannot go to Slurm now: OUT's path has a character sbatch
+// would misread, or the class's jobs are still queued or running (one submission at a time).
+void refuse_while_queued(const std::string& dir, const grade::SlurmSettings& s) {
   if (fs::absolute(dir).string().find_first_of("%\n") != std::string::npos) {
     cannot_run("on Slurm, OUT's path must hold no % and no newline (sbatch reads a % in a log's name as a pattern)");
   }
-  const grade::SlurmSettings s = slurm_settings(c);
   std::vector<std::string> queued;
   std::string error;
   if (!grade::queued_jobs(s.job_name, &queued, &error)) cannot_run(error);
@@ -533,6 +530,16 @@ int submit_to_slurm(const Class& c, const std::vector<grade::Student>& students)
     cannot_run("this class's Slurm jobs " + ids + " (named " + s.job_name + ") are still queued or running: wait for them to end (squeue " +
                "--name=" + s.job_name + ") or cancel them (scancel --name=" + s.job_name + "), then run this again");
   }
+}
+
+// Submits the students still to grade (those no run has graded with what they hand in now) as
+// a job array, BATCH students a task, and the job that merges the results once the array has
+// ended; writes the gradebook as it stands meanwhile, the queued students marked.
+int submit_to_slurm(const Class& c, const std::vector<grade::Student>& students) {
+  const std::string dir = slurm_dir(c.o);
+  const grade::SlurmSettings s = slurm_settings(c);
+  refuse_while_queued(dir, s);
+  std::string error;
   std::vector<grade::GradebookRow> rows;
   std::vector<size_t> to_grade;
   size_t done = 0;

@@ -72,30 +72,32 @@ std::string function_name(const std::string& kernel) {
   return scope == std::string::npos ? name : name.substr(scope + 2);
 }
 
-// Per kernel of either run, matched by name: the model's and ncu's figures; a kernel only one
-// of them ran shows "-" for the other, and counts as outside.
-int compare(const std::string& cpu_log, const std::string& gpu_csv, const std::string& label) {
-  const grade::RunCounts model = grade::read_launch_log(cpu_log), ncu = grade::read_ncu_csv(gpu_csv);
-  int outside = 0;
-  auto line = [&](const std::string& kernel, const std::string& metric, std::optional<double> m, std::optional<double> n) {
-    std::string verdict = "NO";
-    char ratio[32] = "-";
-    if (m && n) {
-      const double r = *n > 0 ? *m / *n : (*m == 0 ? 1 : INFINITY);
-      snprintf(ratio, sizeof ratio, "%.3f", r);
-      if (std::fabs(r - 1) <= 0.10) verdict = "yes";
-    }
-    outside += verdict != "yes";
-    auto cell = [](std::optional<double> v) {
-      char text[32] = "-";
-      if (v) snprintf(text, sizeof text, "%.3f", *v);
-      return std::string(text);
-    };
-    printf("%-28s %-34s %-36s %10s %10s %8s  %s\n", label.c_str(), kernel.c_str(), metric.c_str(), cell(m).c_str(),
-           cell(n).c_str(), ratio, verdict.c_str());
+// One line of the comparison: a metric of a kernel by the model (M) and by ncu (N), their ratio
+// and whether it is within 10%; false when it is not, or one of them is missing.
+bool compare_line(const std::string& label, const std::string& kernel, const std::string& metric, std::optional<double> m,
+                  std::optional<double> n) {
+  std::string verdict = "NO";
+  char ratio[32] = "-";
+  if (m && n) {
+    const double r = *n > 0 ? *m / *n : (*m == 0 ? 1 : INFINITY);
+    snprintf(ratio, sizeof ratio, "%.3f", r);
+    if (std::fabs(r - 1) <= 0.10) verdict = "yes";
+  }
+  auto cell = [](std::optional<double> v) {
+    char text[32] = "-";
+    if (v) snprintf(text, sizeof text, "%.3f", *v);
+    return std::string(text);
   };
-  // The n-th kernel of a function in one run is the n-th of that function in the other: both
-  // list kernels in the order of their first launch.
+  printf("%-28s %-34s %-36s %10s %10s %8s  %s\n", label.c_str(), kernel.c_str(), metric.c_str(), cell(m).c_str(), cell(n).c_str(),
+         ratio, verdict.c_str());
+  return verdict == "yes";
+}
+
+// The kernels of the two runs paired: the n-th kernel of a function in one run is the n-th of
+// that function in the other (both list kernels in the order of their first launch); a kernel
+// only one of them ran is paired with nothing.
+std::vector<std::pair<const grade::KernelCounts*, const grade::KernelCounts*>> paired_kernels(const grade::RunCounts& model,
+                                                                                              const grade::RunCounts& ncu) {
   auto nth = [](const grade::RunCounts& run, const std::string& function, int n) -> const grade::KernelCounts* {
     for (const grade::KernelCounts& k : run.kernels)
       if (function_name(k.name) == function && n-- == 0) return &k;
@@ -110,10 +112,18 @@ int compare(const std::string& cpu_log, const std::string& gpu_csv, const std::s
     return n;
   };
   std::vector<std::pair<const grade::KernelCounts*, const grade::KernelCounts*>> pairs;  // model, ncu
-  for (const grade::KernelCounts& k : model.kernels)
-    pairs.push_back({&k, nth(ncu, function_name(k.name), index(model, k))});
+  for (const grade::KernelCounts& k : model.kernels) pairs.push_back({&k, nth(ncu, function_name(k.name), index(model, k))});
   for (const grade::KernelCounts& k : ncu.kernels)
     if (!nth(model, function_name(k.name), index(ncu, k))) pairs.push_back({nullptr, &k});
+  return pairs;
+}
+
+// Per kernel of either run, matched by name: the model's and ncu's figures; a kernel only one
+// of them ran shows "-" for the other, and counts as outside.
+int compare(const std::string& cpu_log, const std::string& gpu_csv, const std::string& label) {
+  const grade::RunCounts model = grade::read_launch_log(cpu_log), ncu = grade::read_ncu_csv(gpu_csv);
+  int outside = 0;
+  const auto pairs = paired_kernels(model, ncu);
   for (const auto& [c, g] : pairs) {
     const std::string name = (g ? g : c)->name;
     // A ratio of the model's (or ncu's) accesses, when that run has any of them.
@@ -123,21 +133,22 @@ int compare(const std::string& cpu_log, const std::string& gpu_csv, const std::s
       if (k == nullptr || (k->*part).*den == 0) return std::nullopt;
       return (k->*part).*num / (k->*part).*den;
     };
-    auto has = [&](Part part) { return (c && (c->*part).requests > 0) || (g && (g->*part).requests > 0); };
+    auto has = [&, c = c, g = g](Part part) { return (c && (c->*part).requests > 0) || (g && (g->*part).requests > 0); };
+    auto line = [&](const std::string& metric, std::optional<double> m, std::optional<double> n) {
+      outside += !compare_line(label, name, metric, m, n);
+    };
     using A = grade::Accesses;
-    const std::pair<const char*, Part> global[] = {{"load", &grade::KernelCounts::global_load},
-                                                   {"store", &grade::KernelCounts::global_store}};
-    for (const auto& [op, part] : global)
+    for (const auto& [op, part] : {std::pair<const char*, Part>{"load", &grade::KernelCounts::global_load},
+                                   {"store", &grade::KernelCounts::global_store}})
       if (has(part))
-        line(name, std::string("global ") + op + " sectors per request", per(c, part, &A::sectors, &A::requests),
+        line(std::string("global ") + op + " sectors per request", per(c, part, &A::sectors, &A::requests),
              per(g, part, &A::sectors, &A::requests));
-    const std::pair<const char*, Part> shared[] = {{"load", &grade::KernelCounts::shared_load},
-                                                   {"store", &grade::KernelCounts::shared_store}};
-    for (const auto& [op, part] : shared) {
+    for (const auto& [op, part] : {std::pair<const char*, Part>{"load", &grade::KernelCounts::shared_load},
+                                   {"store", &grade::KernelCounts::shared_store}}) {
       if (!has(part)) continue;
-      line(name, std::string("shared ") + op + " wavefronts per request", per(c, part, &A::wavefronts, &A::requests),
+      line(std::string("shared ") + op + " wavefronts per request", per(c, part, &A::wavefronts, &A::requests),
            per(g, part, &A::wavefronts, &A::requests));
-      line(name, std::string("shared ") + op + " bank-conflict ways", per(c, part, &A::wavefronts, &A::ideal_wavefronts),
+      line(std::string("shared ") + op + " bank-conflict ways", per(c, part, &A::wavefronts, &A::ideal_wavefronts),
            per(g, part, &A::wavefronts, &A::ideal_wavefronts));
     }
   }
@@ -148,8 +159,6 @@ int compare(const std::string& cpu_log, const std::string& gpu_csv, const std::s
   return outside == 0 ? lab::kExitPass : lab::kExitWrong;
 }
 
-// The access page: on the CPU backend from the run's own sites, on a GPU from Nsight Compute's
-// per-line counts and, for the lanes, the model's run of the same source when there is one.
 // A GPU run's kernels get Nsight Compute's per-line counts as their instructions, so that the
 // findings name their lines as the CPU backend's do.
 void add_measured_sites(grade::RunCounts* run, const std::vector<grade::MeasuredLine>& measured) {
