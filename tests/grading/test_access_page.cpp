@@ -100,8 +100,9 @@ TEST_CASE("the access page draws a warp's banks and sectors as the lessons say (
 }
 
 // Nsight Compute's source page of lab 04's unpadded variant on the H200 (make profile
-// BACKEND=gpu, 2026-11-29), the SASS of three lines kept: per line and kind, the instructions'
-// requests, sectors and wavefronts summed.
+// BACKEND=gpu, 2026-11-29), three lines and their SASS kept, their text blanked (it is lab 04's
+// answer, and the students' copy has this file): per line and kind, the instructions' requests,
+// sectors and wavefronts summed.
 TEST_CASE("a GPU's per-line figures: Nsight Compute's source counters, loads and stores apart") {
   const std::vector<grade::MeasuredLine> lines = grade::read_ncu_source_csv("tests/fixtures/ncu-source-unpadded-h200.csv", "/work/main");
   auto find = [&](int line, const std::string& space, const std::string& kind) -> grade::Accesses {

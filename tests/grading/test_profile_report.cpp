@@ -184,8 +184,8 @@ TEST_CASE("profile --compare: the model's figures against ncu's, each within 10%
   for (const std::string& p : {ncu, model, wrong}) std::remove(p.c_str());
 }
 
-// With Nsight Compute's source counters (a recorded H200 run of the same variant,
-// tests/fixtures/ncu-source-unpadded-h200.csv), a GPU's findings name their line too.
+// With Nsight Compute's source counters (a recorded H200 run of the same variant, its source
+// text blanked: tests/fixtures/ncu-source-unpadded-h200.csv), a GPU's findings name their line too.
 TEST_CASE("a GPU's findings name the line Nsight Compute's source counters point at") {
   const std::string ncu = write_temp("findings-ncu.csv", kHeader + unpadded_launch(0));
   const std::string page = "build/test/findings-page.html";
