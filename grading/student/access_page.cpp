@@ -119,14 +119,19 @@ std::string link(const LaneAccess& l, int x, const std::string& target) {
          "\" x2=\"" + std::to_string(x) + "\" y2=\"" + std::to_string(kTargetTop) + "\"/>";
 }
 
-// A row of `count` boxes of the ideal, under the actual ones.
+// A row of `count` boxes of the ideal, under the actual ones, its figure beside it.
 std::string ideal_row(int count, int box, const std::string& label) {
   const int top = kTargetTop + kBoxHeight + 24;
   std::string svg = svg_text(4, top + 14, "ideal");
   for (int i = 0; i < count; ++i)
     svg += "<rect class=\"ideal-box\" x=\"" + std::to_string(kLeft + i * box) + "\" y=\"" + std::to_string(top) + "\" width=\"" +
            std::to_string(box - 2) + "\" height=\"" + std::to_string(kBoxHeight) + "\"/>";
-  return svg + svg_text(kLeft + count * box + 8, top + 14, label);
+  return svg + svg_text(std::max(kLeft + count * box, kLeft + 32 * kLaneWidth) + 8, top + 14, label);
+}
+
+// The figure beside the actual row, at the same place as the ideal's.
+std::string actual_label(int right, const std::string& label) {
+  return svg_text(std::max(right, kLeft + 32 * kLaneWidth) + 8, kTargetTop + 14, label);
 }
 
 // Global memory: the 32-byte sectors the lanes' bytes lie in, in address order, a gap where
@@ -163,8 +168,24 @@ std::string draw_global(const std::vector<LaneAccess>& sample, std::string* capt
     svg += link(l, x_of[l.offset / 32] + int((l.offset % 32 + std::min(l.bytes, 32) / 2.0) * (box - 2) / 32),
                 "data-sector=\"" + std::to_string(l.offset / 32) + "\"");
   *caption = std::to_string(sample.size()) + " lanes ask for " + std::to_string(bytes.size()) + " bytes; " + std::to_string(count) +
-             " sector" + (count == 1 ? "" : "s") + " of 32 bytes move, where " + std::to_string(ideal) + " would hold them";
-  return svg + ideal_row(ideal, box, std::to_string(ideal) + " sector" + (ideal == 1 ? "" : "s"));
+             (count == 1 ? " sector of 32 bytes moves" : " sectors of 32 bytes move") + ", where " + std::to_string(ideal) +
+             " would hold them";
+  // The ideal's sectors as wide as 8 floats' lanes where they fit, whatever the actual row's width.
+  const int ideal_box = std::clamp(32 * kLaneWidth / std::max(ideal, 1), 6, 8 * kLaneWidth);
+  return svg + actual_label(x, std::to_string(count) + " sector" + (count == 1 ? "" : "s")) +
+         ideal_row(ideal, ideal_box, std::to_string(ideal) + " sector" + (ideal == 1 ? "" : "s"));
+}
+
+// The ideal of a shared request: the 32 banks, each asked for IDEAL words (one wavefront each).
+std::string shared_ideal_row(size_t ideal) {
+  const int top = kTargetTop + kBoxHeight + 24;
+  std::string svg = svg_text(4, top + 14, "ideal");
+  for (int bank = 0; bank < 32; ++bank) {
+    svg += "<rect class=\"ideal-box\" x=\"" + std::to_string(kLeft + bank * kLaneWidth) + "\" y=\"" + std::to_string(top) +
+           "\" width=\"" + std::to_string(kLaneWidth - 2) + "\" height=\"" + std::to_string(kBoxHeight) + "\"/>";
+    if (ideal > 1) svg += svg_text(kLeft + bank * kLaneWidth + kLaneWidth / 2 - 1, top + 14, "×" + std::to_string(ideal), "middle");
+  }
+  return svg;
 }
 
 // Shared memory: the 32 banks of 4-byte words; each shaded by the distinct words the warp asks
@@ -182,7 +203,9 @@ std::string draw_shared(const std::vector<LaneAccess>& sample, std::string* capt
            "\" x=\"" + std::to_string(kLeft + bank * kLaneWidth) + "\" y=\"" + std::to_string(kTargetTop) + "\" width=\"" +
            std::to_string(kLaneWidth - 2) + "\" height=\"" + std::to_string(kBoxHeight) + "\"><title>bank " + std::to_string(bank) +
            ": " + std::to_string(n) + " word" + (n == 1 ? "" : "s") + "</title></rect>";
-    if (n > 1) svg += svg_text(kLeft + bank * kLaneWidth + kLaneWidth / 2 - 1, kTargetTop + 14, std::to_string(n), "middle");
+    if (n > 1) svg += svg_text(kLeft + bank * kLaneWidth + kLaneWidth / 2 - 1, kTargetTop + 14, "×" + std::to_string(n), "middle");
+    svg += "<text class=\"bank-number\" x=\"" + std::to_string(kLeft + bank * kLaneWidth + kLaneWidth / 2 - 1) + "\" y=\"" +
+           std::to_string(kTargetTop + kBoxHeight + 11) + "\" text-anchor=\"middle\">" + std::to_string(bank) + "</text>";
   }
   for (const LaneAccess& l : sample) {
     const int bank = int(l.offset / 4 % 32);
@@ -195,8 +218,11 @@ std::string draw_shared(const std::vector<LaneAccess>& sample, std::string* capt
                         : ", no two in the same bank: no conflict");
   if (std::any_of(sample.begin(), sample.end(), [](const LaneAccess& l) { return l.bytes > 4; }))
     *caption += " (accesses of 8 and 16 bytes are served half a warp at a time: the figures above count that)";
-  return svg + ideal_row(int(ideal), kLaneWidth, std::to_string(ideal) + " wavefront" + (ideal == 1 ? "" : "s") + " for " +
-                                                     std::to_string(distinct) + " words");
+  // The ideal in the same unit: every bank asked for as few words as the banks can share them.
+  const std::string ideal_text = std::to_string(ideal) + " wavefront" + (ideal == 1 ? "" : "s") + " for " + std::to_string(distinct) + " words";
+  std::string row = shared_ideal_row(ideal);
+  return svg + actual_label(kLeft + 32 * kLaneWidth, "busiest bank: " + std::to_string(worst) + " word" + (worst == 1 ? "" : "s")) + row +
+         svg_text(kLeft + 32 * kLaneWidth + 8, kTargetTop + kBoxHeight + 24 + 14, ideal_text);
 }
 
 // "4.0 sectors per request (ideal 4.0)"
@@ -209,7 +235,7 @@ std::string per_request(const std::string& space, const Accesses& a) {
 std::string pattern_drawing(const LineUse& u, const Pattern& p) {
   std::string caption;
   const std::string body = lane_row(p.sample) + (u.space == "global" ? draw_global(p.sample, &caption) : draw_shared(p.sample, &caption));
-  return "<svg class=\"warp\" width=\"" + std::to_string(kLeft + 33 * kLaneWidth + 200) + "\" height=\"" +
+  return "<svg class=\"warp\" width=\"" + std::to_string(kLeft + 32 * kLaneWidth + 240) + "\" height=\"" +
          std::to_string(kTargetTop + 2 * kBoxHeight + 34) + "\" role=\"img\">" + body + "</svg>\n<p class=\"caption\">" +
          (u.patterns.size() > 1 ? "One of the line's " + std::to_string(u.patterns.size()) + " accesses, " + per_request(u.space, p.traffic) + ": " : "") +
          (u.patterns.size() > 1 ? "one" : "One") + std::string(" warp's request (the first warp of the first block, as the model ran it): ") +
@@ -223,7 +249,7 @@ std::string drawing(const LineUse& u, const std::string& code, bool measured, co
                      u.space + "-" + u.kind + "\" data-line=\"" + std::to_string(u.line) + "\" data-space=\"" + u.space + "\" data-kind=\"" +
                      u.kind + "\">\n<h3>" + (id_prefix.empty() ? "<a href=\"#L" + std::to_string(u.line) + "\">line " + std::to_string(u.line) + "</a>" : "line " + std::to_string(u.line)) + ": " + u.space +
                      " " + u.kind + ", " + text::xml_escape(per) + ", " + number(times_ideal(u)) + "&times; the ideal <span class=\"source\">" +
-                     (measured && u.measured ? "measured" : "modelled") + "</span></h3>\n<pre>" + text::xml_escape(code) + "</pre>\n";
+                     (measured && u.measured ? (u.patterns.empty() ? "measured" : "figures measured, lanes modelled") : "modelled") + "</span></h3>\n<pre>" + text::xml_escape(code) + "</pre>\n";
   if (u.patterns.empty()) return html + "<p>No lanes to draw: the model did not run this line.</p>\n</section>\n";
   for (const Pattern& p : u.patterns) html += pattern_drawing(u, p);
   return html + "</section>\n";
@@ -242,7 +268,7 @@ const char kStyle[] =
     "body{font-family:sans-serif;margin:1.5em;max-width:1200px}pre{margin:0}h3{font-size:1em;margin:.2em 0}"
     ".use{border-left:6px solid #999;padding:.3em .8em;margin:1em 0}.use.ideal{border-color:#2e7d32}.use.near{border-color:#f9a825}"
     ".use.far{border-color:#c62828}.use:target{background:#fffde7}.source{font-weight:normal;color:#555;font-size:.85em}"
-    "svg text{font-size:11px;font-family:monospace}.lane{fill:#e3f2fd;stroke:#1565c0}.link{stroke:#1565c0;stroke-width:1;opacity:.7}"
+    "svg text{font-size:11px;font-family:monospace}.bank-number{font-size:8px;fill:#666}.lane{fill:#e3f2fd;stroke:#1565c0}.link{stroke:#1565c0;stroke-width:1;opacity:.7}"
     ".sector,.bank{stroke:#333}.sector.ideal{fill:#81c784}.sector.near{fill:#fff59d}.sector.far{fill:#ef9a9a}"
     ".ways0{fill:#fafafa}.ways1{fill:#81c784}.ways2{fill:#fff59d}.ways3{fill:#ffcc80}.ways4{fill:#ef9a9a}.ideal-box{fill:#81c784;stroke:#333}"
     "table.code{border-collapse:collapse;font-family:monospace;font-size:13px}table.code td{padding:0 .5em;white-space:pre}"
