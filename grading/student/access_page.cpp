@@ -343,7 +343,12 @@ std::string access_page_html(const AccessPage& page) {
           "2&times;, red beyond. For global memory the ideal is the fewest 32-byte sectors that hold the bytes the warp asks for; for shared "
           "memory, one wavefront per 32 distinct words (no bank conflict).</p>\n";
   Lines student(lines_of(page.model, page.measured), page.root);
-  if (student.worst_first.empty()) html += "<p>No line of the run touched global or shared memory, or the lines are unknown.</p>\n";
+  const bool launched = (page.model != nullptr && !page.model->kernels.empty()) || !page.measured.empty();
+  if (!launched) {
+    html += "<p>No kernel ran: there is nothing to draw. Fill in the lab's kernel and its launch, then run make profile again.</p>\n";
+  } else if (student.worst_first.empty()) {
+    html += "<p>No line of the run touched global or shared memory, or the lines are unknown.</p>\n";
+  }
   html += student.drawings(measured, "");
   if (page.solution != nullptr) {
     Lines solution(lines_of(page.solution, {}), page.root);

@@ -209,7 +209,11 @@ int write_page(const std::string& path, const std::string& backend, const grade:
     fprintf(stderr, "profile: cannot write the page %s\n", path.c_str());
     return lab::kExitCannotRun;
   }
-  printf("\nthe access page, a warp's lanes drawn per memory line: %s (open it in a browser)\n", path.c_str());
+  if (run.kernels.empty()) {
+    printf("\nthe access page: %s says no kernel ran, so there is nothing to draw yet\n", path.c_str());
+  } else {
+    printf("\nthe access page, a warp's lanes drawn per memory line: %s (open it in a browser)\n", path.c_str());
+  }
   return lab::kExitPass;
 }
 

@@ -135,4 +135,11 @@ TEST_CASE("a GPU's per-line figures: Nsight Compute's source counters, loads and
   CHECK(contains(html, "<section class=\"use far\" id=\"use-115-shared-load\""));
   CHECK(contains(html, "32.0 wavefronts per request (ideal 1.0), 32.0&times; the ideal <span class=\"source\">measured</span>"));
   CHECK(contains(html, "No lanes to draw"));
+
+  // A run that launched nothing (an untouched skeleton) says so, not that no line touched memory.
+  grade::RunCounts none;
+  grade::AccessPage empty;
+  empty.title = "lab 01 (matmul_naive)";
+  empty.model = &none;
+  CHECK(contains(grade::access_page_html(empty), "No kernel ran: there is nothing to draw."));
 }
