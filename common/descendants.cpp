@@ -93,6 +93,13 @@ long long tree_resident_bytes(int pid) {
   }
   long long pages = 0;
   std::vector<int> todo = {pid};
+  {
+    const std::lock_guard<std::mutex> hold(children_lock());
+    const auto mine = children.find(getpid());
+    if (mine != children.end())
+      for (int p : mine->second)
+        if (waited_for().count(p) == 0 && p != pid) todo.push_back(p);
+  }
   while (!todo.empty()) {
     const int p = todo.back();
     todo.pop_back();

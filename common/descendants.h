@@ -25,8 +25,11 @@ int kill_descendants();
 void kill_all_descendants();
 
 // The resident memory of process PID and of every process under it, in bytes (what the
-// kernel's statm counts as resident: heap, stacks, touched mappings, a sanitizer's shadow); 0
-// when it is gone. One pass over /proc: a few milliseconds where a few hundred processes run.
+// kernel's statm counts as resident: heap, stacks, touched mappings, a sanitizer's shadow), and
+// of the orphans this process adopted (adopt_orphans) with theirs: what a run left behind by a
+// double fork, outside its tree, is counted against it too (children run_command waits for are
+// runs of their own, and not counted). 0 when none is left. One pass over /proc: a few
+// milliseconds where a few hundred processes run.
 long long tree_resident_bytes(int pid);
 
 // Starts a child with SPAWN (0 or an errno, the child's pid in *pid) and marks it as waited for:
