@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
@@ -63,11 +64,16 @@ std::set<int>& waited_for() {
   static std::set<int> pids;
   return pids;
 }
+// Set by kill_all_descendants, under the lock: the process is ending, and starts nothing more.
+bool ending = false;
 
 }  // namespace
 
 int spawn_waited_for(const std::function<int(pid_t*)>& spawn, pid_t* pid) {
   const std::lock_guard<std::mutex> hold(children_lock());
+  // Another thread may still be at work while the process ends (a grading whose run was just
+  // killed goes on to the next): a child started now would outlive it.
+  if (ending) return ECANCELED;
   const int err = spawn(pid);
   if (err == 0) waited_for().insert(*pid);
   return err;
@@ -113,6 +119,7 @@ long long tree_resident_bytes(int pid) {
 void kill_all_descendants() {
   {
     const std::lock_guard<std::mutex> hold(children_lock());
+    ending = true;
     for (int pid : waited_for()) {
       kill(-pid, SIGKILL);  // its process group (run_command's children lead one)
       kill(pid, SIGKILL);

@@ -21,7 +21,8 @@ void adopt_orphans();
 int kill_descendants();
 
 // Kills every descendant of this process, those run_command waits for too, and their process
-// groups: for a program that is about to end (interrupted), whose runs end with it.
+// groups: for a program that is about to end (interrupted), whose runs end with it. From then
+// on no child starts (spawn_waited_for refuses: ECANCELED), so none outlives it.
 void kill_all_descendants();
 
 // The resident memory of process PID and of every process under it, in bytes (what the

@@ -89,3 +89,21 @@ TEST_CASE("the same cleanup still ends a command's leftovers once it returned") 
   CHECK(lab::kill_descendants() >= 1);
   CHECK(kill(leftover, 0) != 0);  // killed and reaped: no such process
 }
+
+// An interrupted grader kills what it started, while another of its threads may still be at work
+// and about to start the next run: once the cleanup began, nothing starts (it would outlive the
+// grader). In a child process, whose ability to start anything this ends.
+TEST_CASE("after kill_all_descendants, no command starts") {
+  const pid_t child = fork();
+  REQUIRE(child >= 0);
+  if (child == 0) {
+    const bool before = lab::run_command({"true"}).exited(0);
+    lab::kill_all_descendants();
+    const lab::RunResult after = lab::run_command({"true"});
+    _exit(before && after.spawn_failed && !after.exited(0) ? 0 : 1);
+  }
+  int status = 0;
+  REQUIRE(waitpid(child, &status, 0) == child);
+  CHECK(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
+}
