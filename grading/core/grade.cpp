@@ -58,6 +58,7 @@ const char* command_name = "make grade";
 // Exit 2, "could not grade": said on stderr and, once the report folder is known, in its
 // results.json in place of an earlier run's.
 [[noreturn]] void cannot_run(const std::string& why) {
+  grade::end_the_run_here();
   std::fprintf(stderr, "%s: %s\n", command_name, why.c_str());
   if (!scratch_dir.empty()) lab::run_command({"rm", "-rf", scratch_dir});
   if (!out_dir.empty()) {
@@ -335,6 +336,7 @@ bool record_history(const grade::Context& ctx, const std::vector<grade::LabResul
 // Writes the reports, removes the scratch folder and prints the score; true at full marks.
 bool report(const grade::Context& ctx, const std::string& device, const std::vector<grade::LabResult>& results,
             double seconds) {
+  grade::end_the_run_here();
   double score = 0, max_score = 0;
   for (const grade::LabResult& r : results) {
     score += r.points();

@@ -13,4 +13,12 @@ namespace grade {
 // status 128 + signal. Call before starting any thread: they inherit the blocked signals.
 void end_cleanly_on_signals(std::function<void(int signal)> cleanup);
 
+// Called by a thread about to end the process itself (a report written, a "could not grade"):
+// the first of it and an interrupt's cleanup to get here ends the process, the other waits for
+// that. Without this a grading thread, its runs just killed by the interrupt, would go on to
+// report their failures (or the grader's, its commands refused), overwriting "interrupted" and
+// exiting before the cleanup removed the scratch folder. Returns only when this thread won; may
+// be called again by the same thread.
+void end_the_run_here();
+
 }  // namespace grade
