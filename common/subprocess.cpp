@@ -107,8 +107,11 @@ bool wait_collecting(pid_t pid, int fd, Clock::time_point start, const RunOption
   int idle_ms = 1;  // once the pipe closed, the child is most often exiting: look again soon, then less often
   for (;;) {
     double elapsed = seconds_since(start);
-    if ((options.timeout_s > 0 && elapsed >= options.timeout_s) || (options.stop_early && options.stop_early())) {
+    const bool past_limit = options.timeout_s > 0 && elapsed >= options.timeout_s;
+    if (past_limit || (options.stop_early && options.stop_early())) {
       result.timed_out = true;
+      // Stopped at its limit: its time is the limit, however late a loaded machine let us look.
+      result.seconds = past_limit ? options.timeout_s : elapsed;
       return false;
     }
     int wait_ms = 50;
@@ -164,8 +167,8 @@ RunResult run_command(const std::vector<std::string>& argv, const RunOptions& op
   int status = 0;
   const bool reaped = wait_collecting(pid, pipe_fds[0], start, options, result, status);
   reap(pid, pipe_fds[0], reaped, options.max_output, result.output, status);
-  result.seconds = seconds_since(start);
   if (!result.timed_out) {
+    result.seconds = seconds_since(start);
     if (WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
     if (WIFSIGNALED(status)) result.signal = WTERMSIG(status);
   }

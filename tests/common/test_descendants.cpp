@@ -25,20 +25,25 @@ const std::string& sleeper_name() {
 
 // In a child of the test process: maybe adopt orphans, leave a sleeper behind as a daemon does
 // (fork, setsid, fork, exit), then kill the descendants. The child's exit status is how many
-// it killed.
+// it killed. The middle process exits once the sleeper has its name (a pipe says so): on a
+// loaded machine the sleeper might not have run yet when the test looks for it.
 int leave_a_sleeper_then_kill(bool adopt) {
   const pid_t child = fork();
   if (child == 0) {
     if (adopt) lab::adopt_orphans();
+    int named[2];
+    if (pipe(named) != 0) _exit(100);
     const pid_t middle = fork();
     if (middle == 0) {
       setsid();
       if (fork() == 0) {
         prctl(PR_SET_NAME, sleeper_name().c_str());
+        if (write(named[1], "n", 1) != 1) _exit(1);
         sleep(60);
         _exit(0);
       }
-      _exit(0);
+      char byte;
+      _exit(read(named[0], &byte, 1) == 1 ? 0 : 1);
     }
     waitpid(middle, nullptr, 0);
     _exit(lab::kill_descendants());

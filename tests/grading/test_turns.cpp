@@ -17,6 +17,10 @@ namespace {
 using grade::Turns;
 using Kind = Turns::Kind;
 
+// The orders below hold as long as no thread waits a whole tick to be scheduled; a loaded
+// machine (CI runs two test programs at once, each of which may be grading) takes tens of ms.
+constexpr int tick_ms = 400;
+
 // Runs that each hold a turn for a while, started one after another in the order given, and
 // the order and overlap in which they ran. GRADERS: each its own turns, as separate graders'
 // processes have, sharing the GPU's lock file when LOCK is given.
@@ -33,11 +37,12 @@ struct Runs {
     const std::lock_guard<std::mutex> hold(mutex);
     events.push_back(event);
   }
-  // Starts a run of KIND that holds its turn for MS milliseconds, once it has asked for it
+  // Starts a run of KIND that holds its turn for TICKS ticks, once it has asked for it
   // here, of grader GRADER: the runs ask in the order they are started.
-  void start(const std::string& name, Kind kind, int ms, size_t grader = 0) {
+  void start(const std::string& name, Kind kind, double ticks, size_t grader = 0) {
     Turns& turns = graders[grader];
     const uint64_t ticket = turns.ask();
+    const int ms = int(ticks * tick_ms);
     threads.emplace_back([this, &turns, name, kind, ms, ticket] {
       turns.enter(ticket, kind);
       turns.hold_gpu();
@@ -59,10 +64,10 @@ struct Runs {
 TEST_SUITE("turns") {
   TEST_CASE("student runs share their turn; so do the solution's, but never with a student's") {
     Runs runs;
-    runs.start("s1", Kind::student, 200);
-    runs.start("s2", Kind::student, 200);
-    runs.start("sol1", Kind::solution, 200);
-    runs.start("sol2", Kind::solution, 200);
+    runs.start("s1", Kind::student, 2);
+    runs.start("s2", Kind::student, 2);
+    runs.start("sol1", Kind::solution, 2);
+    runs.start("sol2", Kind::solution, 2);
     const std::vector<std::string> events = runs.finish();
     REQUIRE(events.size() == 8);
     // The two students side by side (in either order), then the two solutions side by side.
@@ -75,17 +80,17 @@ TEST_SUITE("turns") {
 
   TEST_CASE("a run alone waits for those under way, and the runs that asked after it wait for it") {
     Runs runs;
-    runs.start("s1", Kind::student, 200);
-    runs.start("timed", Kind::alone, 100);
-    runs.start("s2", Kind::student, 50);  // asks while s1 still runs: it must not go in beside s1
+    runs.start("s1", Kind::student, 2);
+    runs.start("timed", Kind::alone, 1);
+    runs.start("s2", Kind::student, 0.5);  // asks while s1 still runs: it must not go in beside s1
     const std::vector<std::string> events = runs.finish();
     CHECK(events == std::vector<std::string>{"+s1", "-s1", "+timed", "-timed", "+s2", "-s2"});
   }
 
   TEST_CASE("two runs alone never overlap") {
     Runs runs;
-    runs.start("t1", Kind::alone, 100);
-    runs.start("t2", Kind::alone, 100);
+    runs.start("t1", Kind::alone, 1);
+    runs.start("t2", Kind::alone, 1);
     const std::vector<std::string> events = runs.finish();
     CHECK(events == std::vector<std::string>{"+t1", "-t1", "+t2", "-t2"});
   }
@@ -95,11 +100,11 @@ TEST_SUITE("turns") {
   TEST_CASE("graders sharing a GPU take it one at a time: the other's timed pass waits for all of one's runs") {
     const std::string lock = "build/test/turns-" + std::to_string(getpid()) + ".lock";
     Runs runs(2, lock);
-    runs.start("a1", Kind::student, 400, 0);
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    runs.start("b-timed", Kind::alone, 100, 1);
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    runs.start("a2", Kind::student, 100, 0);  // grader a holds the GPU still: a2 goes in beside a1
+    runs.start("a1", Kind::student, 4, 0);
+    std::this_thread::sleep_for(std::chrono::milliseconds(tick_ms));
+    runs.start("b-timed", Kind::alone, 1, 1);
+    std::this_thread::sleep_for(std::chrono::milliseconds(tick_ms));
+    runs.start("a2", Kind::student, 1, 0);  // grader a holds the GPU still: a2 goes in beside a1
     const std::vector<std::string> events = runs.finish();
     CHECK(events == std::vector<std::string>{"+a1", "+a2", "-a2", "-a1", "+b-timed", "-b-timed"});
     std::remove(lock.c_str());
@@ -108,9 +113,9 @@ TEST_SUITE("turns") {
   TEST_CASE("graders sharing a GPU: no run of one goes beside a run of the other") {
     const std::string lock = "build/test/turns-side-" + std::to_string(getpid()) + ".lock";
     Runs runs(2, lock);
-    runs.start("a", Kind::student, 300, 0);
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    runs.start("b", Kind::student, 100, 1);
+    runs.start("a", Kind::student, 3, 0);
+    std::this_thread::sleep_for(std::chrono::milliseconds(tick_ms));
+    runs.start("b", Kind::student, 1, 1);
     const std::vector<std::string> events = runs.finish();
     CHECK(events == std::vector<std::string>{"+a", "-a", "+b", "-b"});
     std::remove(lock.c_str());
