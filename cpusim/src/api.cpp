@@ -28,11 +28,13 @@ settings& mutable_config() {
     if (const char* s = getenv("CPUSIM_SCHEDULE")) {
       if (std::strcmp(s, "reverse") == 0) {
         c.schedule = schedule_kind::reverse;
+      } else if (std::strcmp(s, "alternate") == 0) {
+        c.schedule = schedule_kind::alternate;
       } else if (std::strncmp(s, "random", 6) == 0 && (s[6] == 0 || s[6] == ':')) {
         c.schedule = schedule_kind::random;
         if (s[6] == ':') c.seed = strtoull(s + 7, nullptr, 10);
       } else if (std::strcmp(s, "forward") != 0) {
-        report(std::string("warning: CPUSIM_SCHEDULE=") + s + " is not forward, reverse or random[:SEED]; using forward");
+        report(std::string("warning: CPUSIM_SCHEDULE=") + s + " is not forward, reverse, alternate or random[:SEED]; using forward");
       }
     }
     v = getenv("CPUSIM_STACK_KB");

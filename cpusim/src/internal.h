@@ -28,7 +28,8 @@ bool same_site(call_site a, call_site b);
 std::string where(call_site s);  // "file:line"
 
 // ---- settings, read once from the environment ----
-enum class schedule_kind { forward, reverse, random };
+// alternate: forward in even-numbered blocks, reverse in odd ones (one run that has both orders)
+enum class schedule_kind { forward, reverse, alternate, random };
 struct settings {
   int threads;              // CPUSIM_THREADS: OS threads that run blocks
   schedule_kind schedule;   // CPUSIM_SCHEDULE: order of threads between barriers, and of blocks
@@ -97,6 +98,7 @@ struct thread_slot {
   unsigned long long warp_result = 0;
   unsigned warp_ops = 0;
   stack_span stack;
+  const char* stack_hint = nullptr;  // near where its fiber's stack was last in use
   int pool_index = 0;               // which of the OS thread's stacks (see scheduler.cpp)
   // sanitizer bookkeeping for fiber switches
   void* fiber_fake_stack = nullptr;

@@ -180,7 +180,8 @@ void fault_on_host_pointer(const launch_state& launch, int index, const void* po
 // The order of the blocks, as CPUSIM_SCHEDULE asks.
 void order_blocks(launch_state& launch) {
   switch (config().schedule) {
-    case schedule_kind::forward: break;
+    case schedule_kind::forward:
+    case schedule_kind::alternate: break;
     case schedule_kind::reverse:
       launch.order_a = launch.total_blocks - 1;  // i -> total-1-i
       launch.order_b = launch.total_blocks - 1;

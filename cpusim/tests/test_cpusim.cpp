@@ -168,7 +168,7 @@ TEST_SUITE("cpusim") {
   TEST_CASE("results do not depend on the schedule or the number of OS threads") {
     const std::string reference = run("matmul_shared").output;
     CHECK(contains(reference, "matmul_shared: ok"));
-    for (const std::string schedule : {"forward", "reverse", "random:7", "random:12345"})
+    for (const std::string schedule : {"forward", "reverse", "alternate", "random:7", "random:12345"})
       for (const std::string threads : {"1", "2", "3"}) {
         CAPTURE(schedule);
         CAPTURE(threads);
@@ -185,6 +185,11 @@ TEST_SUITE("cpusim") {
     CHECK_RUN(forward, forward.exited(1) && contains(forward.output, "missing_barrier: WRONG"));
     CHECK_RUN(reverse, reverse.exited(1) && contains(reverse.output, "missing_barrier: WRONG"));
     CHECK_MESSAGE(forward.output != reverse.output, "forward and reverse agree:\n" << forward.output);
+    // Both orders in one run, block by block: wrong, and wrong unlike either.
+    const lab::RunResult alternate = run("missing_barrier", {}, {"CPUSIM_SCHEDULE=alternate"});
+    CHECK_RUN(alternate, alternate.exited(1) && contains(alternate.output, "missing_barrier: WRONG"));
+    CHECK(alternate.output != forward.output);
+    CHECK(alternate.output != reverse.output);
   }
 
   TEST_CASE("barrier and warp bugs are reported with their lines") {

@@ -77,13 +77,14 @@ std::string read_shapes(lab::Op op, const std::string& value, Take take) {
   return "";
 }
 
-// A main shape names one of the shapes listed above it; it is kept as that shape's index.
-std::string read_main_shapes(const std::string& value, LabRubric* l) {
+// A main shape or a once shape names one of the shapes listed above it; it is kept as that
+// shape's index in *INDICES.
+std::string read_named_shapes(const std::string& what, const std::string& value, LabRubric* l, std::vector<size_t>* indices) {
   return read_shapes(l->op, value, [&](const std::string& word, const lab::Case& c) {
     size_t i = 0;
     while (i < l->shapes.size() && l->shapes[i].describe() != c.describe()) ++i;
-    if (i == l->shapes.size()) return "main shape '" + word + "' is not one of the shapes listed above it";
-    l->main_shapes.push_back(i);
+    if (i == l->shapes.size()) return what + " '" + word + "' is not one of the shapes listed above it";
+    indices->push_back(i);
     return std::string();
   });
 }
@@ -132,7 +133,8 @@ std::string read_lab_setting(const std::string& key, const std::string& value, L
       return std::string();
     });
   }
-  if (key == "main_shapes") return read_main_shapes(value, l);
+  if (key == "main_shapes") return read_named_shapes("main shape", value, l, &l->main_shapes);
+  if (key == "once_shapes") return read_named_shapes("once shape", value, l, &l->once_shapes);
   if (key == "safety_shape" || key == "technique_shape" || key == "performance_shape" || key == "race_shape") {
     lab::Case* target = key == "safety_shape"      ? &l->safety_shape
                         : key == "technique_shape" ? &l->technique_shape

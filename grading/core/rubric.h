@@ -27,6 +27,8 @@ struct LabRubric : lab::LabEntry {
   std::vector<lab::Case> shapes;      // the correctness shapes, the same on every backend
   std::vector<size_t> main_shapes;    // indices into shapes: the ones safety, technique and
                                       // performance wait for (default: every non-empty shape)
+  std::vector<size_t> once_shapes;    // indices into shapes: those the CPU backend runs in its
+                                      // first pass only (grading/core/check_correctness.cpp)
   lab::Case safety_shape, technique_shape, performance_shape;
   lab::Case race_shape;               // on a GPU, racecheck's second shape; empty: none
   std::vector<TechniqueRule> technique;  // every rule must hold; empty: none (grading/core/technique.h)
