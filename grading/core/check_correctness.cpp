@@ -58,10 +58,11 @@ bool same_bits(const std::vector<float>& a, const std::vector<float>& b) {
 // orders (a missing barrier shows as results that differ): the first pass's order alternates
 // block by block (forward in even-numbered blocks, reverse in odd ones), the second's is reverse.
 // A once shape (the rubric's once_shapes: a tall shape of 67 million threads, most of the lab's
-// time there) runs only in the first pass on the CPU backend: both orders in that one run.
-// There the smallest main shape then runs a third time in the watched build with the blocks on
-// one OS thread, which loses the updates a GPU would lose (cpusim/src/lost_updates.cpp): a GPU's
-// own passes lose them for real.
+// time there) runs in the second pass on the CPU backend only when it failed the first (which
+// had both orders): then the two runs tell a race apart. There the watched shapes (the rubric's
+// watched_shape, else the main shapes) then run a third time in the watched build with the
+// blocks on one OS thread, which loses the updates a GPU would lose
+// (cpusim/src/lost_updates.cpp): a GPU's own passes lose them for real.
 struct PassSettings {
   const char* name;
   std::vector<std::string> env;
@@ -165,20 +166,22 @@ std::vector<double> solution_seconds(const Context& ctx, const LabRubric& lab, c
 
 // The shapes the watched pass runs: the main ones.
 std::vector<size_t> watched_shapes(const LabRubric& lab, const std::vector<size_t>& counted) {
-  std::optional<size_t> smallest;
+  const std::vector<size_t>& watched = lab.watched_shapes.empty() ? lab.main_shapes : lab.watched_shapes;
+  std::vector<size_t> shapes;
   for (size_t i : counted)
-    if (std::find(lab.main_shapes.begin(), lab.main_shapes.end(), i) != lab.main_shapes.end() &&
-        (!smallest || lab.shapes[i].output_count() < lab.shapes[*smallest].output_count()))
-      smallest = i;
-  return smallest ? std::vector<size_t>{*smallest} : std::vector<size_t>{};
+    if (std::find(watched.begin(), watched.end(), i) != watched.end()) shapes.push_back(i);
+  return shapes;
 }
 
-// The shapes of the second pass: those the first finished, less the once shapes on the CPU backend.
-std::vector<size_t> second_pass_shapes(const Context& ctx, const LabRubric& lab, const std::vector<size_t>& finished) {
+// The shapes of the second pass: those the first finished, less, on the CPU backend, the once
+// shapes that passed it.
+std::vector<size_t> second_pass_shapes(const Context& ctx, const LabRubric& lab, const Cases& cases, const Pass& first,
+                                       const std::vector<size_t>& finished) {
   std::vector<size_t> shapes;
-  for (size_t i : finished)
-    if (ctx.backend != "cpu" || std::find(lab.once_shapes.begin(), lab.once_shapes.end(), i) == lab.once_shapes.end())
-      shapes.push_back(i);
+  for (size_t i : finished) {
+    const bool once = ctx.backend == "cpu" && std::find(lab.once_shapes.begin(), lab.once_shapes.end(), i) != lab.once_shapes.end();
+    if (!once || !evaluate(ctx, cases, i, &first).pass) shapes.push_back(i);
+  }
   return shapes;
 }
 
@@ -238,7 +241,7 @@ Passes run_passes(const Context& ctx, const LabRubric& lab, const LabPrograms& p
     if (p.first.seconds[i] >= 0) finished.push_back(i);
   }
   p.again = copy_cases(ctx, cases, "correctness-again");
-  p.second_shapes = second_pass_shapes(ctx, lab, finished);
+  p.second_shapes = second_pass_shapes(ctx, lab, cases, p.first, finished);
   p.second = serve_pass(ctx, programs.main, p.again, p.second_shapes, kSecondPass.env, counted.limits);
   p.watched.seconds.assign(cases.cases.size(), -1);
   if (!programs.watched.path.empty()) {

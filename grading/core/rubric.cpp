@@ -135,6 +135,7 @@ std::string read_lab_setting(const std::string& key, const std::string& value, L
   }
   if (key == "main_shapes") return read_named_shapes("main shape", value, l, &l->main_shapes);
   if (key == "once_shapes") return read_named_shapes("once shape", value, l, &l->once_shapes);
+  if (key == "watched_shapes") return read_named_shapes("watched shape", value, l, &l->watched_shapes);
   if (key == "safety_shape" || key == "technique_shape" || key == "performance_shape" || key == "race_shape") {
     lab::Case* target = key == "safety_shape"      ? &l->safety_shape
                         : key == "technique_shape" ? &l->technique_shape

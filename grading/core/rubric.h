@@ -29,6 +29,8 @@ struct LabRubric : lab::LabEntry {
                                       // performance wait for (default: every non-empty shape)
   std::vector<size_t> once_shapes;    // indices into shapes: those the CPU backend runs in its
                                       // first pass only (grading/core/check_correctness.cpp)
+  std::vector<size_t> watched_shapes;  // indices into shapes: the CPU backend's watched pass's
+                                       // (empty: the main shapes)
   lab::Case safety_shape, technique_shape, performance_shape;
   lab::Case race_shape;               // on a GPU, racecheck's second shape; empty: none
   std::vector<TechniqueRule> technique;  // every rule must hold; empty: none (grading/core/technique.h)
