@@ -1,5 +1,12 @@
 #include "grading/course/class/csv.h"
 
+#include <algorithm>
+#include <cctype>
+#include <fstream>
+#include <sstream>
+
+#include "common/text.h"
+
 namespace grade {
 
 std::string csv_record(const std::vector<std::string>& fields) {
@@ -61,6 +68,31 @@ bool parse_csv(const std::string& text, std::vector<std::vector<std::string>>* r
     return false;
   }
   end_record();
+  return true;
+}
+
+std::string CsvTable::field(const std::vector<std::string>& record, const std::string& name) const {
+  const auto c = column.find(name);
+  return c != column.end() && c->second < record.size() ? text::trim(record[c->second]) : std::string();
+}
+
+bool read_csv_table(const std::string& path, const std::string& what, const std::map<std::string, std::string>& aliases,
+                    CsvTable* table, std::string* error) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return *error = "cannot read " + what + " " + path, false;
+  std::stringstream text;
+  text << in.rdbuf();
+  std::vector<std::vector<std::string>> records;
+  if (!parse_csv(text.str(), &records, error)) return *error = path + ": " + *error, false;
+  if (records.empty()) return *error = path + ": " + what + " is empty: it needs a header naming its columns", false;
+  table->column.clear();
+  for (size_t i = 0; i < records[0].size(); ++i) {
+    std::string name = text::trim(records[0][i]);
+    std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    const auto alias = aliases.find(name);
+    table->column[alias != aliases.end() ? alias->second : name] = i;
+  }
+  table->records.assign(records.begin() + 1, records.end());
   return true;
 }
 

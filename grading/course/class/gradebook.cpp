@@ -76,28 +76,34 @@ void add_test(const json& test, const std::vector<lab::LabEntry>& labs, Gradeboo
 
 bool has_due(const Deadlines& deadlines, size_t lab) { return lab < deadlines.due.size() && deadlines.due[lab] >= 0; }
 
+int64_t days_late_of(const GradebookRow& r, size_t lab, const Deadlines& deadlines) {
+  const int64_t submitted = lab < r.submitted.size() ? r.submitted[lab] : -1;
+  return submitted < 0 || !has_due(deadlines, lab) ? 0 : days_late(submitted, deadlines.due[lab], deadlines.policy);
+}
+
 // The late columns of ROW: per lab due, when it was submitted, its days late and its points
 // after the penalty; then the adjusted total.
 std::vector<std::string> late_fields(const GradebookRow& r, size_t labs, const Deadlines& deadlines) {
   std::vector<std::string> fields;
   double total = 0;
   for (size_t i = 0; i < labs; ++i) {
-    const double points = i < r.lab_points.size() ? r.lab_points[i] : 0;
-    if (!has_due(deadlines, i)) {
-      total += points;
-      continue;
-    }
-    const int64_t submitted = i < r.submitted.size() ? r.submitted[i] : -1;
-    const int64_t days = submitted < 0 ? 0 : days_late(submitted, deadlines.due[i], deadlines.policy);
-    const double adjusted = late_points(points, days, deadlines.policy);
+    const double adjusted = final_points(r, i, deadlines);
     total += adjusted;
-    fields.insert(fields.end(), {submitted < 0 ? "" : utc_text(submitted), submitted < 0 ? "" : std::to_string(days), points_text(adjusted)});
+    if (!has_due(deadlines, i)) continue;
+    const int64_t submitted = i < r.submitted.size() ? r.submitted[i] : -1;
+    fields.insert(fields.end(), {submitted < 0 ? "" : utc_text(submitted), submitted < 0 ? "" : std::to_string(days_late_of(r, i, deadlines)),
+                                 points_text(adjusted)});
   }
   fields.push_back(points_text(total));
   return fields;
 }
 
 }  // namespace
+
+double final_points(const GradebookRow& row, size_t lab, const Deadlines& deadlines) {
+  const double points = lab < row.lab_points.size() ? row.lab_points[lab] : 0;
+  return late_points(points, days_late_of(row, lab, deadlines), deadlines.policy);
+}
 
 double GradebookRow::total() const {
   double sum = 0;

@@ -33,6 +33,7 @@ struct GradebookRow {
   uint64_t seed = 0;
   std::string device;             // "NVIDIA H100 80GB HBM3", "the CPU backend"
   std::vector<std::string> notes;
+  std::vector<std::string> adjustments;  // the instructor's overrides of this row (grading/course/class/overrides.h)
   std::string report;             // the student's report folder, relative to the class's OUT
   std::vector<int64_t> submitted;  // per lab: when it was handed in (grading/course/class/submitted.h), -1 unknown
   double total() const;
@@ -49,6 +50,10 @@ struct Deadlines {
   LatePolicy policy;
   bool any() const;
 };
+
+// Lab LAB's points in ROW after the late penalty (the points as they stand: an instructor's
+// override is penalized like the grader's points).
+double final_points(const GradebookRow& row, size_t lab, const Deadlines& deadlines);
 
 // The gradebook as CSV: a header (id, name, status, a column per lab, total, max, seed, gpu,
 // notes, report), then a row per student. With DEADLINES, each lab that has a due time adds

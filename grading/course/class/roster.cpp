@@ -1,14 +1,10 @@
 #include "grading/course/class/roster.h"
 
-#include <algorithm>
 #include <cctype>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <map>
-#include <sstream>
 
-#include "common/text.h"
 #include "grading/course/class/archive.h"
 #include "grading/course/class/csv.h"
 #include "grading/course/class/hash.h"
@@ -42,31 +38,16 @@ std::string student_slug(const std::string& id) {
 }
 
 bool read_roster(const std::string& path, std::vector<Student>* roster, std::string* error) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return *error = "cannot read the roster " + path, false;
-  std::stringstream text;
-  text << in.rdbuf();
-  std::vector<std::vector<std::string>> records;
-  if (!parse_csv(text.str(), &records, error)) return *error = path + ": " + *error, false;
-  if (records.empty()) return *error = path + ": the roster is empty (it needs a header: id,name,nickname)", false;
-  std::map<std::string, size_t> column;
-  for (size_t i = 0; i < records[0].size(); ++i) {
-    std::string name = text::trim(records[0][i]);
-    std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return char(std::tolower(c)); });
-    column[name == "sid" || name == "student_id" ? "id" : name] = i;
-  }
-  if (!column.count("id")) return *error = path + ": its header names no id column (id, sid or student_id)", false;
-  auto field = [&](const std::vector<std::string>& r, const char* name) {
-    const auto c = column.find(name);
-    return c != column.end() && c->second < r.size() ? text::trim(r[c->second]) : std::string();
-  };
+  CsvTable table;
+  if (!read_csv_table(path, "the roster", {{"sid", "id"}, {"student_id", "id"}}, &table, error)) return false;
+  if (!table.has("id")) return *error = path + ": its header names no id column (id, sid or student_id)", false;
   roster->clear();
-  for (size_t i = 1; i < records.size(); ++i) {
+  for (size_t i = 0; i < table.records.size(); ++i) {
     Student s;
-    s.id = field(records[i], "id");
-    if (s.id.empty()) return *error = path + ": record " + std::to_string(i + 1) + " has no id", false;
-    s.name = field(records[i], "name");
-    s.nickname = field(records[i], "nickname");
+    s.id = table.field(table.records[i], "id");
+    if (s.id.empty()) return *error = path + ": record " + std::to_string(i + 2) + " has no id", false;
+    s.name = table.field(table.records[i], "name");
+    s.nickname = table.field(table.records[i], "nickname");
     s.on_roster = true;
     roster->push_back(s);
   }
