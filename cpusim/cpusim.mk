@@ -13,7 +13,7 @@ export CPUSIM_CACHE_DIR := $(abspath $(CPUSIM_CACHE))
 CPUSIM_FLAVORS := plain debug asan tsan count
 CPUSIM_HEADERS := $(wildcard cpusim/include/*.h cpusim/include/cpusim/*.h)
 CPUSIM_RUNTIME_SOURCES := $(wildcard cpusim/src/*.cpp cpusim/src/*.h) $(CPUSIM_HEADERS) \
-  cpusim/rewrite.cpp $(CPUCC)
+  $(wildcard cpusim/rewrite/*.cpp cpusim/rewrite/*.h) $(CPUCC)
 # The runtime library of a flavor, for the rules that link against it: $(call cpusim_runtime_lib,plain).
 cpusim_runtime_lib = $(CPUSIM_CACHE)/$(1)/libcpusim.a
 CPUSIM_RUNTIME_LIBS := $(foreach f,$(CPUSIM_FLAVORS),$(call cpusim_runtime_lib,$(f)))
