@@ -182,10 +182,12 @@ $(PROFILE): $(BUILD)/host/grading/student/profile.o $(STUDENT_LIB) $(CORE_LIB) $
 	$(CXX) $(CXXFLAGS) $^ -o $@
 
 # make grade-class: runs the grader on each student of a class (grading/course/grade_class.cpp);
-# its parts are in grading/course/class/. It alone needs two libraries beyond the grader's (which
-# needs none): libarchive unpacks the students' zips and tars, nlohmann/json reads the grader's
-# results.json; `scripts/install-deps grade-class` installs both. Found by make itself (no
-# shell); without them, building it fails saying so, and its test is skipped saying so.
+# its parts are in grading/course/class/, its Slurm half in grade_class_slurm.cpp (which only
+# this main calls, and which calls it back: the linker takes it from the course library). It
+# alone needs two libraries beyond the grader's (which needs none): libarchive unpacks the
+# students' zips and tars, nlohmann/json reads the grader's results.json; `scripts/install-deps
+# grade-class` installs both. Found by make itself (no shell); without them, building it fails
+# saying so, and its test is skipped saying so.
 GRADE_CLASS := $(BUILD)/host/grade-class
 GRADE_CLASS_MISSING := $(strip $(if $(wildcard /usr/include/archive.h),,libarchive-dev) \
   $(if $(wildcard /usr/include/nlohmann/json.hpp),,nlohmann-json3-dev))

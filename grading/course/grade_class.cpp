@@ -17,6 +17,8 @@
 //
 // Exit status: 0 when every student has a row (whatever the scores), 2 when it could not run,
 // 130 when interrupted (the rows so far are written; a rerun goes on).
+//
+// The Slurm part is grade_class_slurm.cpp; grade_class.h holds what the two files share.
 #include <fcntl.h>
 #include <sys/file.h>
 #include <sys/prctl.h>
@@ -33,10 +35,8 @@
 #include <ctime>
 #include <filesystem>
 #include <fstream>
-#include <map>
 #include <mutex>
 #include <random>
-#include <set>
 #include <sstream>
 #include <thread>
 
@@ -49,35 +49,21 @@
 #include "grading/course/class/page.h"
 #include "grading/course/class/prepare.h"
 #include "grading/course/class/similarity.h"
-#include "grading/course/class/slurm.h"
 #include "grading/course/class/submitted.h"
 #include "grading/course/class/time_left.h"
+#include "grading/course/grade_class.h"
 #include "grading/core/isolation.h"
 #include "grading/core/report.h"
 #include "grading/core/rubric.h"
 #include "grading/core/sandbox.h"
 
-namespace {
+namespace class_grading {
 
 namespace fs = std::filesystem;
 
+namespace {
+
 std::atomic<bool> interrupted{false};
-
-[[noreturn]] void cannot_run(const std::string& why) {
-  std::fprintf(stderr, "make grade-class: %s\n", why.c_str());
-  std::exit(lab::kExitCannotRun);
-}
-
-struct Options {
-  std::string submissions, out = "build/class", roster, lab, backend, rubric = "grading/rubric.txt", build_dir;
-  std::string regrade;  // students to grade again though nothing they hand in changed: ids, a list
-  int64_t jobs = -1, seed = -1;
-  int64_t similarity_threshold = 80;
-  bool no_similarity = false, similarity_only = false;
-  std::string scheduler = "local", partition, account;  // Slurm's, below
-  int64_t batch = 1, slurm_task = -1;
-  bool slurm_merge = false;
-};
 
 Options parse_options(int argc, char** argv) {
   Options o;
@@ -110,13 +96,6 @@ Options parse_options(int argc, char** argv) {
   if (o.submissions.empty()) cannot_run("say which folder to grade: --submissions DIR (make grade-class SUBMISSIONS=dir)");
   if (o.scheduler != "local" && o.scheduler != "slurm") cannot_run("SCHEDULER must be local or slurm, not '" + o.scheduler + "'");
   return o;
-}
-
-std::string read_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
 }
 
 // The class's seed: asked for, else the one OUT was graded with, else a new one (kept in OUT).
@@ -159,21 +138,6 @@ std::vector<std::string> gpu_names() {
   return names;
 }
 
-// What every student's grading shares.
-struct Class {
-  Options o;
-  std::vector<lab::LabEntry> labs;  // those graded
-  std::string backend, grader;
-  std::string build_dir;            // the grader's, shared; "" for a fresh one per student
-  uint64_t seed = 0;
-  std::string rubric_fingerprint;
-  grade::Rubric rubric;
-  grade::Deadlines deadlines;        // the late policy's, per lab graded
-  std::vector<std::string> gpus;     // the models nvidia-smi names
-  std::vector<std::string> gpu_ids;  // those this process may use, for CUDA_VISIBLE_DEVICES
-  int grader_jobs = 0;               // each grader's labs at once on a GPU machine (0: its own default)
-};
-
 // The grader's command for student S's folder ROOT, reporting into REPORT.
 std::vector<std::string> grader_command(const Class& c, const std::string& root, const std::string& report, uint64_t seed) {
   std::vector<std::string> argv = {c.grader, "--src", root, "--out", report, "--seed", std::to_string(seed),
@@ -187,37 +151,6 @@ std::vector<std::string> grader_command(const Class& c, const std::string& root,
     argv.insert(argv.end(), {"--hide", dir});
   }
   return argv;
-}
-
-// Student S as the runs before left it (students/<slug>/ in OUT): ROW is final when there is
-// nothing to grade (ROOT empty: missing, refused, ...) or when DONE (graded with what S hands in
-// now, the same seed, rubric, lab and backend); otherwise S is to be graded from ROOT, and
-// stamped STAMP once graded.
-struct Standing {
-  grade::GradebookRow row;
-  std::string dir, root, stamp;
-  bool done = false;
-};
-
-Standing standing(const Class& c, const grade::Student& s) {
-  Standing st;
-  grade::GradebookRow& row = st.row;
-  row.student = s;
-  row.seed = student_seed(c.seed, s.id);
-  st.dir = c.o.out + "/students/" + s.slug;
-  std::error_code ec;
-  fs::create_directories(st.dir, ec);
-  const grade::Prepared p = grade::prepare_submission(s, st.dir + "/unpacked", c.labs);
-  row.notes = p.notes;
-  if (!s.on_roster && !c.o.roster.empty()) row.notes.push_back("not on the roster");
-  if (!p.status.empty()) return row.status = p.status, st;
-  st.root = p.root;
-  if (c.deadlines.any()) row.submitted = grade::submission_times(p.top, p.root, c.labs);
-  row.report = "students/" + s.slug + "/report";
-  st.stamp = grade::lab_files_fingerprint(p.root, c.labs) + " seed " + std::to_string(row.seed) + " rubric " + c.rubric_fingerprint +
-             " lab " + c.o.lab + " " + c.backend + "\n";
-  st.done = read_text(st.dir + "/done") == st.stamp && grade::read_results(st.dir + "/report/results.json", p.root, c.labs, &row);
-  return st;
 }
 
 // Grades student S, or keeps the result of an earlier run when nothing it depends on changed
@@ -424,23 +357,6 @@ std::vector<grade::Student> class_list(const Options& o) {
   return students;
 }
 
-// The similarity report over every student's lab files, found as for grading (an archive is
-// unpacked again into the student's folder), into OUT/similarity.
-grade::Similarity class_similarity(const Options& o, const std::vector<lab::LabEntry>& labs, const std::vector<grade::Student>& students) {
-  std::vector<grade::StudentFolder> folders;
-  std::error_code ec;
-  for (const grade::Student& s : students) {
-    const std::string dir = o.out + "/students/" + s.slug;
-    std::filesystem::create_directories(dir, ec);
-    const grade::Prepared p = grade::prepare_submission(s, dir + "/unpacked", labs);
-    if (p.status.empty()) folders.push_back({s.id, p.root});
-  }
-  grade::Similarity similarity = grade::similarity_report(o.out, folders, labs, int(o.similarity_threshold));
-  std::printf("(%s)\n", similarity.line.c_str());
-  std::fflush(stdout);
-  return similarity;
-}
-
 // The device the summary page names: the GPU the graded students' reports name (a Slurm merge job
 // runs where there may be none), else this machine's.
 std::string class_device(const Class& c, const std::vector<grade::GradebookRow>& rows) {
@@ -449,199 +365,6 @@ std::string class_device(const Class& c, const std::vector<grade::GradebookRow>&
     if (r.status == "graded" && !r.device.empty()) return r.device;
   }
   return c.gpus.empty() ? "GPUs" : c.gpus.front();
-}
-
-// gradebook.csv and class.html, in OUT.
-void write_outputs(const Class& c, std::vector<grade::GradebookRow>& rows, const grade::Similarity& similarity) {
-  fill_maxima(rows, c.labs.size());
-  char date[32];
-  const std::time_t now = std::time(nullptr);
-  std::strftime(date, sizeof date, "%Y-%m-%d %H:%M", std::localtime(&now));
-  grade::ClassInfo info{date, c.backend, class_device(c, rows), c.seed, similarity};
-  for (grade::GradebookRow& r : rows) {
-    if (r.device.empty() && r.status != "graded") continue;
-    if (r.device.empty()) r.device = info.device;
-  }
-  if (!grade::write_atomically(c.o.out + "/gradebook.csv", grade::gradebook_csv(rows, c.labs, c.deadlines)) ||
-      !grade::write_atomically(c.o.out + "/class.html", grade::class_page(rows, c.labs, info))) {
-    cannot_run("cannot write the gradebook into " + c.o.out);
-  }
-}
-
-// ---- On Slurm (--scheduler slurm) ----
-// A submission writes OUT/slurm/: tasks/N, the slugs of task N's students, one a line (a slug
-// is a safe file name: grading/course/class/roster.h); grade.sh and merge.sh, the batch scripts; job,
-// the array's id; logs/, each job's output. A class has one submission in Slurm at a time (the
-// next is refused while its jobs are queued), so no job reads these files while they change.
-
-std::string slurm_dir(const Options& o) { return o.out + "/slurm"; }
-
-// Students graded at once by a task: JOBS on the CPU backend (the task asks for as many CPUs),
-// one on a GPU (the task's one GPU).
-int64_t task_jobs(const Class& c) { return c.backend == "cpu" && c.o.jobs > 0 ? c.o.jobs : 1; }
-
-// The grade-class command of the class's Slurm jobs: the same submissions, seed, rubric, lab and
-// backend as this run, and the same paths as given (the jobs run in this folder too), so that
-// the stamps a task leaves are the ones this command computes on a rerun.
-std::vector<std::string> job_command(const Class& c) {
-  const Options& o = c.o;
-  std::vector<std::string> argv = {fs::read_symlink("/proc/self/exe").string(), "--submissions", o.submissions, "--out", o.out,
-                                   "--rubric", o.rubric, "--backend", c.backend, "--seed", std::to_string(c.seed),
-                                   "--jobs", std::to_string(task_jobs(c))};
-  if (!o.roster.empty()) argv.insert(argv.end(), {"--roster", o.roster});
-  if (!o.lab.empty()) argv.insert(argv.end(), {"--lab", o.lab});
-  if (!o.build_dir.empty()) argv.insert(argv.end(), {"--build-dir", o.build_dir});
-  return argv;
-}
-
-// What the class's jobs ask Slurm for. Their name is OUT's (hashed): squeue finds the class's
-// jobs by it. A task's time limit is the rubric's timeout.student for each round of students it
-// grades, and 10 minutes for the build folder's first build.
-grade::SlurmSettings slurm_settings(const Class& c) {
-  grade::SlurmSettings s;
-  s.job_name = "grade-class-" + grade::hex16(grade::fnv1a(fs::absolute(c.o.out).lexically_normal().string())).substr(0, 8);
-  s.partition = c.o.partition;
-  s.account = c.o.account;
-  s.cpus_per_task = c.o.jobs > 0 ? int(c.o.jobs) : 0;
-  s.gpu = c.backend == "gpu";
-  const int64_t rounds = (c.o.batch + task_jobs(c) - 1) / task_jobs(c);
-  s.task_seconds = double(rounds) * c.rubric.timeout_student + 600;
-  s.log_dir = fs::absolute(slurm_dir(c.o) + "/logs").lexically_normal().string();
-  s.workdir = fs::current_path().string();
-  return s;
-}
-
-void write_or_fail(const std::string& path, const std::string& text) {
-  if (!grade::write_atomically(path, text)) cannot_run("cannot write " + path);
-}
-
-// Exits, saying why, when the class cannot go to Slurm now: OUT's path has a character sbatch
-// would misread, or the class's jobs are still queued or running (one submission at a time).
-void refuse_while_queued(const std::string& dir, const grade::SlurmSettings& s) {
-  if (fs::absolute(dir).string().find_first_of("%\n") != std::string::npos) {
-    cannot_run("on Slurm, OUT's path must hold no % and no newline (sbatch reads a % in a log's name as a pattern)");
-  }
-  std::vector<std::string> queued;
-  std::string error;
-  if (!grade::queued_jobs(s.job_name, &queued, &error)) cannot_run(error);
-  if (!queued.empty()) {
-    std::string ids;
-    for (const std::string& id : queued) ids += (ids.empty() ? "" : ",") + id;
-    cannot_run("this class's Slurm jobs " + ids + " (named " + s.job_name + ") are still queued or running: wait for them to end (squeue " +
-               "--name=" + s.job_name + ") or cancel them (scancel --name=" + s.job_name + "), then run this again");
-  }
-}
-
-// Submits the students still to grade (those no run has graded with what they hand in now) as
-// a job array, BATCH students a task, and the job that merges the results once the array has
-// ended; writes the gradebook as it stands meanwhile, the queued students marked.
-int submit_to_slurm(const Class& c, const std::vector<grade::Student>& students) {
-  const std::string dir = slurm_dir(c.o);
-  const grade::SlurmSettings s = slurm_settings(c);
-  refuse_while_queued(dir, s);
-  std::string error;
-  std::vector<grade::GradebookRow> rows;
-  std::vector<size_t> to_grade;
-  size_t done = 0;
-  for (size_t i = 0; i < students.size(); ++i) {
-    const Standing st = standing(c, students[i]);
-    if (!st.done && !st.root.empty()) to_grade.push_back(i);
-    done += st.done;
-    rows.push_back(st.row);
-  }
-  const size_t batch = size_t(c.o.batch), tasks = (to_grade.size() + batch - 1) / batch;
-  std::printf("make grade-class: %zu students in %s, class seed %llu (SEED=%llu reproduces every seed), to Slurm: %zu to grade, %zu "
-              "graded already with what they hand in now, %zu with nothing to grade\n",
-              students.size(), c.o.submissions.c_str(), (unsigned long long)c.seed, (unsigned long long)c.seed, to_grade.size(), done,
-              students.size() - to_grade.size() - done);
-  grade::Similarity waiting;
-  waiting.line = "similarity: made by the job that merges the tasks' results";
-  if (tasks == 0) {
-    grade::Similarity off;
-    off.line = "similarity: not made (--no-similarity)";
-    write_outputs(c, rows, c.o.no_similarity ? off : class_similarity(c.o, c.labs, students));
-    std::printf("nothing to grade: the gradebook is complete (%s/gradebook.csv)\n", c.o.out.c_str());
-    return lab::kExitPass;
-  }
-  std::error_code ec;
-  fs::remove_all(dir + "/tasks", ec);
-  fs::create_directories(dir + "/tasks", ec);
-  fs::create_directories(dir + "/logs", ec);
-  std::vector<std::string> lists(tasks);
-  for (size_t k = 0; k < to_grade.size(); ++k) lists[k / batch] += students[to_grade[k]].slug + "\n";
-  for (size_t t = 0; t < tasks; ++t) write_or_fail(dir + "/tasks/" + std::to_string(t), lists[t]);
-  write_or_fail(dir + "/grade.sh", grade::batch_script(s.workdir, job_command(c), "--slurm-task \"$SLURM_ARRAY_TASK_ID\""));
-  write_or_fail(dir + "/merge.sh", grade::batch_script(s.workdir, job_command(c), "--slurm-merge"));
-  std::string array, merge;
-  if (!grade::submit_array(s, dir + "/grade.sh", tasks, &array, &error)) cannot_run(error);
-  write_or_fail(dir + "/job", array + "\n");
-  if (!grade::submit_after(s, dir + "/merge.sh", array, &merge, &error)) {
-    grade::cancel_job(array);
-    cannot_run(error + " (the job array " + array + " is cancelled)");
-  }
-  for (size_t k = 0; k < to_grade.size(); ++k) {
-    rows[to_grade[k]].status = "not graded yet: queued in Slurm task " + array + "_" + std::to_string(k / batch);
-  }
-  write_outputs(c, rows, waiting);
-  std::printf("submitted job array %s (%zu task%s of at most %zu students) and job %s, which merges their results into %s/gradebook.csv "
-              "once they have ended\n(until then the gradebook marks the queued students; squeue --name=%s shows the jobs, %s/logs "
-              "their output)\n",
-              array.c_str(), tasks, tasks == 1 ? "" : "s", batch, merge.c_str(), c.o.out.c_str(), s.job_name.c_str(), dir.c_str());
-  return lab::kExitPass;
-}
-
-// A Slurm task's students: those its list names. The reason an earlier task left for each is
-// removed first: it is about to be graded again.
-std::vector<grade::Student> task_students(const Class& c, const std::vector<grade::Student>& students) {
-  const std::string path = slurm_dir(c.o) + "/tasks/" + std::to_string(c.o.slurm_task);
-  std::ifstream in(path);
-  if (!in) cannot_run("no list of students at " + path + " (a Slurm task runs only from the submission that wrote it)");
-  std::set<std::string> slugs;
-  for (std::string line; std::getline(in, line);) slugs.insert(line);
-  std::vector<grade::Student> mine;
-  std::error_code ec;
-  for (const grade::Student& s : students) {
-    if (slugs.count(s.slug) == 0) continue;
-    mine.push_back(s);
-    fs::remove(c.o.out + "/students/" + s.slug + "/slurm-status", ec);
-  }
-  return mine;
-}
-
-// What a Slurm task leaves for the merge besides the graded students' reports: why each student
-// it could not grade was not (a local run shows that in its gradebook row).
-void leave_statuses(const Class& c, const std::vector<grade::GradebookRow>& rows) {
-  for (const grade::GradebookRow& r : rows) {
-    if (r.status.rfind("could not grade", 0) == 0) grade::write_atomically(c.o.out + "/students/" + r.student.slug + "/slurm-status", r.status);
-  }
-}
-
-// The Slurm merge job's rows, grading no one: each graded student's from its report, as a local
-// rerun keeps it; one that its task did not grade says why, until a rerun grades it.
-std::vector<grade::GradebookRow> merged_rows(const Class& c, const std::vector<grade::Student>& students) {
-  const std::string dir = slurm_dir(c.o);
-  std::string array;
-  std::istringstream(read_text(dir + "/job")) >> array;
-  std::map<std::string, std::string> task_of;  // slug -> "12_3"
-  std::error_code ec;
-  for (fs::directory_iterator it(dir + "/tasks", ec), end; !ec && it != end; it.increment(ec)) {
-    std::ifstream in(it->path());
-    for (std::string slug; std::getline(in, slug);) task_of[slug] = array + "_" + it->path().filename().string();
-  }
-  std::vector<grade::GradebookRow> rows;
-  for (const grade::Student& s : students) {
-    Standing st = standing(c, s);
-    if (!st.done && !st.root.empty()) {
-      const std::string why = read_text(st.dir + "/slurm-status");
-      const auto task = task_of.find(s.slug);
-      st.row.status = !why.empty()             ? why
-                      : task == task_of.end() ? "not graded: handed in after the Slurm jobs were submitted (run the same command again)"
-                                              : "not graded: Slurm task " + task->second + " ended before grading it (its log: slurm/logs/" +
-                                                    task->second + ".out); run the same command again";
-    }
-    rows.push_back(st.row);
-  }
-  return rows;
 }
 
 void on_interrupt(int) { interrupted = true; }
@@ -670,7 +393,76 @@ void forget_results(const Options& o, const std::vector<grade::Student>& student
 
 }  // namespace
 
+// ---- grade_class.h's, which grade_class_slurm.cpp uses too ----
+
+[[noreturn]] void cannot_run(const std::string& why) {
+  std::fprintf(stderr, "make grade-class: %s\n", why.c_str());
+  std::exit(lab::kExitCannotRun);
+}
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+Standing standing(const Class& c, const grade::Student& s) {
+  Standing st;
+  grade::GradebookRow& row = st.row;
+  row.student = s;
+  row.seed = student_seed(c.seed, s.id);
+  st.dir = c.o.out + "/students/" + s.slug;
+  std::error_code ec;
+  fs::create_directories(st.dir, ec);
+  const grade::Prepared p = grade::prepare_submission(s, st.dir + "/unpacked", c.labs);
+  row.notes = p.notes;
+  if (!s.on_roster && !c.o.roster.empty()) row.notes.push_back("not on the roster");
+  if (!p.status.empty()) return row.status = p.status, st;
+  st.root = p.root;
+  if (c.deadlines.any()) row.submitted = grade::submission_times(p.top, p.root, c.labs);
+  row.report = "students/" + s.slug + "/report";
+  st.stamp = grade::lab_files_fingerprint(p.root, c.labs) + " seed " + std::to_string(row.seed) + " rubric " + c.rubric_fingerprint +
+             " lab " + c.o.lab + " " + c.backend + "\n";
+  st.done = read_text(st.dir + "/done") == st.stamp && grade::read_results(st.dir + "/report/results.json", p.root, c.labs, &row);
+  return st;
+}
+
+grade::Similarity class_similarity(const Options& o, const std::vector<lab::LabEntry>& labs, const std::vector<grade::Student>& students) {
+  std::vector<grade::StudentFolder> folders;
+  std::error_code ec;
+  for (const grade::Student& s : students) {
+    const std::string dir = o.out + "/students/" + s.slug;
+    std::filesystem::create_directories(dir, ec);
+    const grade::Prepared p = grade::prepare_submission(s, dir + "/unpacked", labs);
+    if (p.status.empty()) folders.push_back({s.id, p.root});
+  }
+  grade::Similarity similarity = grade::similarity_report(o.out, folders, labs, int(o.similarity_threshold));
+  std::printf("(%s)\n", similarity.line.c_str());
+  std::fflush(stdout);
+  return similarity;
+}
+
+void write_outputs(const Class& c, std::vector<grade::GradebookRow>& rows, const grade::Similarity& similarity) {
+  fill_maxima(rows, c.labs.size());
+  char date[32];
+  const std::time_t now = std::time(nullptr);
+  std::strftime(date, sizeof date, "%Y-%m-%d %H:%M", std::localtime(&now));
+  grade::ClassInfo info{date, c.backend, class_device(c, rows), c.seed, similarity};
+  for (grade::GradebookRow& r : rows) {
+    if (r.device.empty() && r.status != "graded") continue;
+    if (r.device.empty()) r.device = info.device;
+  }
+  if (!grade::write_atomically(c.o.out + "/gradebook.csv", grade::gradebook_csv(rows, c.labs, c.deadlines)) ||
+      !grade::write_atomically(c.o.out + "/class.html", grade::class_page(rows, c.labs, info))) {
+    cannot_run("cannot write the gradebook into " + c.o.out);
+  }
+}
+
+}  // namespace class_grading
+
 int main(int argc, char** argv) {
+  using namespace class_grading;
   const auto start = std::chrono::steady_clock::now();
   lab::adopt_orphans();
   for (const char* name : {"MAKEFLAGS", "MFLAGS", "MAKELEVEL", "SEED"}) unsetenv(name);

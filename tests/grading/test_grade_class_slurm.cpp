@@ -1,4 +1,4 @@
-// make grade-class SCHEDULER=slurm (grading/course/grade_class.cpp, grading/course/class/slurm.h), for real: a
+// make grade-class SCHEDULER=slurm (grading/course/grade_class_slurm.cpp, grading/course/class/slurm.h), for real: a
 // one-node Slurm cluster of Debian's packages (tests/grading/single-node-slurm: munged, slurmctld
 // and slurmd in a scratch folder, with ports of their own) grades a class of 22 on the CPU backend
 // as a job array of 4 students a task. One task is cancelled while it grades; the merge job still

@@ -2,8 +2,8 @@
 // scancel run as subprocesses. A class goes to Slurm as a job array, a task per batch of
 // students, each task running grade-class itself on its own students (the same grader, seeds and
 // build folder as a local run), and a job that waits for the whole array (afterany: it runs even
-// when tasks died) and merges what they left into the gradebook. grade_class.cpp decides which
-// students go into which task; this file knows nothing of grading.
+// when tasks died) and merges what they left into the gradebook. grade_class_slurm.cpp decides
+// which students go into which task; this file knows nothing of grading.
 #pragma once
 
 #include <string>

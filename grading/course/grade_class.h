@@ -1,0 +1,90 @@
+// What grade-class's two files share: grade_class.cpp (the options, the class, grading it here)
+// and grade_class_slurm.cpp (sending it to Slurm, merging what the tasks left). Both read a
+// student's standing and write the gradebook the same way, so that a rerun, local or on Slurm,
+// keeps what either graded.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "common/labs.h"
+#include "grading/course/class/gradebook.h"
+#include "grading/course/class/roster.h"
+#include "grading/course/class/similarity.h"
+#include "grading/core/rubric.h"
+
+namespace class_grading {
+
+// Says why on stderr and exits with status 2 (lab::kExitCannotRun).
+[[noreturn]] void cannot_run(const std::string& why);
+
+// The file's bytes; "" when it cannot be read.
+std::string read_text(const std::string& path);
+
+// The command line's (parse_options in grade_class.cpp says what each is).
+struct Options {
+  std::string submissions, out = "build/class", roster, lab, backend, rubric = "grading/rubric.txt", build_dir;
+  std::string regrade;  // students to grade again though nothing they hand in changed: ids, a list
+  int64_t jobs = -1, seed = -1;
+  int64_t similarity_threshold = 80;
+  bool no_similarity = false, similarity_only = false;
+  std::string scheduler = "local", partition, account;  // Slurm's
+  int64_t batch = 1, slurm_task = -1;
+  bool slurm_merge = false;
+};
+
+// What every student's grading shares.
+struct Class {
+  Options o;
+  std::vector<lab::LabEntry> labs;  // those graded
+  std::string backend, grader;
+  std::string build_dir;            // the grader's, shared; "" for a fresh one per student
+  uint64_t seed = 0;
+  std::string rubric_fingerprint;
+  grade::Rubric rubric;
+  grade::Deadlines deadlines;        // the late policy's, per lab graded
+  std::vector<std::string> gpus;     // the models nvidia-smi names
+  std::vector<std::string> gpu_ids;  // those this process may use, for CUDA_VISIBLE_DEVICES
+  int grader_jobs = 0;               // each grader's labs at once on a GPU machine (0: its own default)
+};
+
+// Student S as the runs before left it (students/<slug>/ in OUT): ROW is final when there is
+// nothing to grade (ROOT empty: missing, refused, ...) or when DONE (graded with what S hands in
+// now, the same seed, rubric, lab and backend); otherwise S is to be graded from ROOT, and
+// stamped STAMP once graded.
+struct Standing {
+  grade::GradebookRow row;
+  std::string dir, root, stamp;
+  bool done = false;
+};
+
+Standing standing(const Class& c, const grade::Student& s);
+
+// The similarity report over every student's lab files, found as for grading (an archive is
+// unpacked again into the student's folder), into OUT/similarity.
+grade::Similarity class_similarity(const Options& o, const std::vector<lab::LabEntry>& labs, const std::vector<grade::Student>& students);
+
+// gradebook.csv and class.html, in OUT; the rows not graded get the graded rows' maxima.
+void write_outputs(const Class& c, std::vector<grade::GradebookRow>& rows, const grade::Similarity& similarity);
+
+// ---- On Slurm (--scheduler slurm): grade_class_slurm.cpp ----
+
+// Submits the students still to grade (those no run has graded with what they hand in now) as
+// a job array, BATCH students a task, and the job that merges the results once the array has
+// ended; writes the gradebook as it stands meanwhile, the queued students marked.
+int submit_to_slurm(const Class& c, const std::vector<grade::Student>& students);
+
+// A Slurm task's students: those its list names. The reason an earlier task left for each is
+// removed first: it is about to be graded again.
+std::vector<grade::Student> task_students(const Class& c, const std::vector<grade::Student>& students);
+
+// What a Slurm task leaves for the merge besides the graded students' reports: why each student
+// it could not grade was not (a local run shows that in its gradebook row).
+void leave_statuses(const Class& c, const std::vector<grade::GradebookRow>& rows);
+
+// The Slurm merge job's rows, grading no one: each graded student's from its report, as a local
+// rerun keeps it; one that its task did not grade says why, until a rerun grades it.
+std::vector<grade::GradebookRow> merged_rows(const Class& c, const std::vector<grade::Student>& students);
+
+}  // namespace class_grading
