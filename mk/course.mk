@@ -1,5 +1,5 @@
 # The instructors' targets: grading a class (make grade-class, make similarity), the students'
-# copy (make release), and the course platforms' autograders (docs/instructor.md, "Gradescope",
+# copy (make release), and the course platforms' autograders (docs/instructor/platforms.md, "Gradescope",
 # "PrairieLearn" and "Classroom 50"): each platform's own program grades one submission with
 # the grader and writes the platform's results (grading/course/gradescope/, prairielearn/,
 # classroom50/; what they share: grading/course/autograde.h). Included by the Makefile, after
@@ -39,7 +39,7 @@ similarity: $(GRADE_CLASS)
 
 # The students' copy (scripts/make-release): labs/ made from the solutions, the documents without
 # what only this copy runs, no solutions/, checked for solution code; a git repository of one
-# commit. docs/instructor.md, "Handing out the labs".
+# commit. docs/instructor/hand-out.md.
 ## the students' copy of the workbook, without solutions: make release OUT=dir
 release:
 	@[ -n "$(OUT)" ] || { echo "make release: say where, e.g. make release OUT=../workbook-students" >&2; exit 2; }

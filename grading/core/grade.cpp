@@ -1,7 +1,7 @@
 // `make grade`: builds each lab from a source folder, checks it against the reference, scores
 // it by grading/rubric.txt and writes the reports. This process runs no student code: each
 // student program runs in a process of its own, with a time limit, and the verdict is made
-// here from what it wrote back (grading/core/isolation.h, docs/instructor.md).
+// here from what it wrote back (grading/core/isolation.h, docs/instructor/threat-model.md).
 //
 //   grade [--src DIR] [--lab NN [--step S]] [--backend gpu|cpu] [--seed N] [--rubric FILE] [--out DIR] [--strict]
 //         [--build-dir DIR] [--quick] [--jobs N] [--targets FILE] [--record-targets]

@@ -7,7 +7,7 @@
 //    (common/descendants.h; the lab program does the same for its own, under a tool);
 //  - each program is fingerprinted right after it is built, before any student code runs, and
 //    checked again before every run, so no run can replace another lab's or the solution's.
-// docs/instructor.md states the threat model.
+// docs/instructor/threat-model.md states the threat model.
 #pragma once
 
 #include <string>

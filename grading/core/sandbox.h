@@ -3,7 +3,7 @@
 // (util-linux, on every Debian and Ubuntu system), a working folder of its own, and, where this
 // user may make namespaces (unshare), no network and a read-only view of the checkout and the
 // build folder, so that no run can plant a grader, a rubric or a Makefile for the next. Probed
-// once per grading run; the report says which of them hold (docs/instructor.md).
+// once per grading run; the report says which of them hold (docs/instructor/threat-model.md).
 #pragma once
 
 #include <memory>

@@ -7,7 +7,7 @@
 // wavefronts each warp instruction takes, beside the fewest it could take (bank conflicts).
 // The two backends count the same (cpusim/README.md, "Checked against Nsight Compute"), and the
 // rules below read the same numbers on both, so a verdict does not depend on the backend.
-// Measured on the H100 (docs/instructor.md), a naive matmul asks for 4.125 bytes per
+// Measured on the H100 (docs/instructor/running.md), a naive matmul asks for 4.125 bytes per
 // multiply-add, a 32-wide tile 0.25; a naive transpose's stores use 12.5% of the sectors they
 // move, the solution's 100%; an unpadded transpose tile's column reads take 32 wavefronts
 // where 1 would do. The rubric names the rules per lab, each worth an equal share of the

@@ -20,7 +20,9 @@ struct DocCommand {
 };
 
 // The documents a reader follows in the checkout at ROOT, by their paths from it: the README, the
-// guides, the CPU backend's (cpusim/README.md) and every lab's README. Their Simplified Chinese twins are left out (docs/*.zh-CN.md
+// guides (docs/*.md, and the instructor's per task, docs/instructor/*.md, where the checkout has
+// them: a students' copy has not), the CPU backend's (cpusim/README.md) and every lab's README.
+// Their Simplified Chinese twins are left out (docs/*.zh-CN.md
 // here; a lab's README.zh-CN.md is not its README.md): test_doc_parity checks that each twin has
 // its English document's code blocks and commands byte for byte, so running them too would only
 // run the same commands twice, minutes more.
@@ -28,10 +30,13 @@ inline std::vector<std::string> documents(const std::string& root = ".") {
   namespace fs = std::filesystem;
   std::vector<std::string> docs = {"README.md", "cpusim/README.md"};
   std::vector<std::string> more;
-  for (const auto& e : fs::directory_iterator(root + "/docs")) {
-    const std::string name = e.path().filename().string();
-    const bool chinese = name.size() > 9 && name.substr(name.size() - 9) == ".zh-CN.md";
-    if (e.path().extension() == ".md" && !chinese) more.push_back("docs/" + name);
+  for (const std::string folder : {"docs", "docs/instructor"}) {
+    if (!fs::is_directory(root + "/" + folder)) continue;
+    for (const auto& e : fs::directory_iterator(root + "/" + folder)) {
+      const std::string name = e.path().filename().string();
+      const bool chinese = name.size() > 9 && name.substr(name.size() - 9) == ".zh-CN.md";
+      if (e.path().extension() == ".md" && !chinese) more.push_back(folder + "/" + name);
+    }
   }
   for (const auto& e : fs::directory_iterator(root + "/labs")) {
     if (fs::exists(e.path() / "README.md")) more.push_back("labs/" + e.path().filename().string() + "/README.md");

@@ -1,6 +1,7 @@
 // The technique check's rules (grading/core/technique.h) on the counts measured on the H100 with
-// Nsight Compute (docs/instructor.md), and its readers of ncu's CSV and the CPU backend's
-// launch log. The whole check, on real programs, is in test_grade_corpus.cpp.
+// Nsight Compute (docs/instructor/running.md, "The technique, measured, on the H100"), and its
+// readers of ncu's CSV and the CPU backend's launch log. The whole check, on real programs, is in
+// test_grade_corpus.cpp.
 #include <doctest/doctest.h>
 
 #include <cstdio>

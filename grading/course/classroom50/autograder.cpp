@@ -1,5 +1,5 @@
 // build/host/classroom50: what a Classroom 50 assignment's autograder.py runs (make classroom50
-// writes it; docs/instructor.md, "Classroom 50"). Classroom 50 grades each push to a student's
+// writes it; docs/instructor/platforms.md, "Classroom 50"). Classroom 50 grades each push to a student's
 // repository, a copy of the students' workbook, on a GitHub Actions runner without a GPU: this
 // grades the lab files of its labs/ folder with the grader itself, on the CPU backend, and
 // writes Classroom 50's result.json (grading/course/classroom50/results.h) and the Release's

@@ -1,5 +1,5 @@
 """Classroom 50's autograder for a lab of the CUDA workbook, written by make classroom50
-(docs/instructor.md, "Classroom 50"). The runner runs it for each submission, in the student's
+(docs/instructor/platforms.md, "Classroom 50"). The runner runs it for each submission, in the student's
 checkout of the students' workbook, on a GitHub Actions runner without a GPU. It unpacks the
 instructor's workbook beside it (workbook.tar.gz: the grader, without solutions), never using
 the student's own copy of the grader, builds the grader there, and grades the checkout's labs/

@@ -1,5 +1,5 @@
 // build/host/gradescope: what run_autograder runs on Gradescope (make gradescope builds the zip;
-// docs/instructor.md, "Gradescope"). It grades ROOT/submission with the grader itself
+// docs/instructor/platforms.md, "Gradescope"). It grades ROOT/submission with the grader itself
 // (build/host/grade, as a subprocess, on the CPU backend: Gradescope's machines have no GPU),
 // and writes ROOT/results/results.json in Gradescope's format from the grader's own
 // (grading/course/gradescope/results.h). Run from the workbook's root (ROOT/source on Gradescope).

@@ -1,5 +1,5 @@
 // build/host/prairielearn: what run_autograder runs in PrairieLearn's grading container (make
-// prairielearn builds the image's folder and the questions; docs/instructor.md, "PrairieLearn").
+// prairielearn builds the image's folder and the questions; docs/instructor/platforms.md, "PrairieLearn").
 // It grades ROOT/student, the files the student submitted, with the grader itself on the CPU
 // backend (PrairieLearn's graders have no GPU), and writes ROOT/results/results.json in
 // PrairieLearn's format (grading/course/prairielearn/results.h). Run from the workbook's root.
