@@ -11,10 +11,12 @@
 # grader, JOBS at a time, into OUT (default build/class): gradebook.csv, class.html and each
 # student's report. ROSTER=file.csv (id, name, nickname) gives every student of the class a row;
 # SEED=N the class's seed; LAB=, RUBRIC= as for make grade. A rerun grades only what changed, and the
-# students REGRADE=alice,bob names again.
+# students REGRADE=alice,bob names again. OUT/overrides.csv (or OVERRIDES=file: id, lab, points,
+# comment), the instructor's changes, is applied every run; canvas.csv and moodle.csv are the
+# gradebook for those LMSs' imports.
 # SCHEDULER=slurm submits the students to grade as a Slurm job array instead, BATCH=N students a
 # task (default 1), PARTITION= and ACCOUNT= as the cluster wants, and a job that merges the results.
-## grade a class: SUBMISSIONS=dir (a folder or archive per student); OUT=dir, ROSTER=file.csv, JOBS=N, SCHEDULER=slurm, SIMILARITY_THRESHOLD=80
+## grade a class: SUBMISSIONS=dir (a folder or archive per student); OUT=dir, ROSTER=file.csv, JOBS=N, OVERRIDES=file.csv, SCHEDULER=slurm
 grade-class: deps-backend
 	@$(call build_in_parallel,$(GRADER) $(GRADE_CLASS))
 	@[ -n "$(SUBMISSIONS)" ] || { echo "make grade-class: say which folder, e.g. make grade-class SUBMISSIONS=submissions" >&2; exit 2; }
@@ -23,7 +25,7 @@ grade-class: deps-backend
 	  $(if $(SCHEDULER),--scheduler $(SCHEDULER)) $(if $(PARTITION),--partition $(call shell_quote,$(PARTITION))) \
 	  $(if $(ACCOUNT),--account $(call shell_quote,$(ACCOUNT))) $(if $(BATCH),--batch $(BATCH)) \
 	  $(if $(SEED),--seed $(SEED)) $(if $(RUBRIC),--rubric "$(RUBRIC)") $(if $(REGRADE),--regrade $(call shell_quote,$(REGRADE))) \
-	  $(similarity_options); status=$$?; \
+	  $(if $(OVERRIDES),--overrides $(call shell_quote,$(OVERRIDES))) $(similarity_options); status=$$?; \
 	  [ $$status -eq 0 ] || echo "(make grade-class exited with status $$status)"; exit $$status
 
 # The similarity report alone (grade-class runs it after grading): each lab's pairs of students

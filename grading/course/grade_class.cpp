@@ -46,6 +46,7 @@
 #include "common/subprocess.h"
 #include "grading/course/class/gradebook.h"
 #include "grading/course/class/hash.h"
+#include "grading/course/class/lms.h"
 #include "grading/course/class/page.h"
 #include "grading/course/class/prepare.h"
 #include "grading/course/class/similarity.h"
@@ -74,6 +75,8 @@ Options parse_options(int argc, char** argv) {
                                 "the same folder grades only what changed");
   cli.add_string("regrade", &o.regrade, "grade these students again (their ids, alice or a list, alice,bob) though nothing\n"
                                         "they hand in changed: after a fix to the grader or the rubric, a disputed result");
+  cli.add_string("overrides", &o.overrides, "the instructor's overrides: a CSV of id, lab, points, comment, applied to the\n"
+                                            "gradebook every run (default OUT/overrides.csv where it exists)");
   cli.add_string("roster", &o.roster, "a CSV with an id column (and name, nickname): its students get a row, handed in or not");
   cli.add_int("jobs", &o.jobs, 1, 256, "students graded at once (default: on the CPU backend one per core, on a GPU machine one per GPU)");
   cli.add_string("lab", &o.lab, "only these labs: 01, or 01_matmul_naive, or a list, 01,04");
@@ -391,6 +394,37 @@ void forget_results(const Options& o, const std::vector<grade::Student>& student
   std::printf("make grade-class: grading %s again (their earlier results forgotten)\n", ids.c_str());
 }
 
+// Each student's adjustments (the instructor's overrides) in their report folder, where they
+// read their results: adjustments.txt, removed once no override names them.
+void write_adjustments(const Class& c, const std::vector<grade::GradebookRow>& rows) {
+  for (const grade::GradebookRow& r : rows) {
+    if (r.report.empty()) continue;
+    const std::string path = c.o.out + "/" + r.report + "/adjustments.txt";
+    std::error_code ec;
+    if (r.adjustments.empty()) {
+      fs::remove(path, ec);
+      continue;
+    }
+    std::string text = "Your instructor adjusted your grade:\n";
+    for (const std::string& a : r.adjustments) text += "  " + a + "\n";
+    if (!grade::write_atomically(path, text)) cannot_run("cannot write " + path);
+  }
+}
+
+// The instructor's overrides: O's file, else OUT/overrides.csv where it exists; refused, before
+// anything is graded, when a line does not name a student of STUDENTS and a lab.
+std::vector<grade::Override> class_overrides(const Options& o, const std::vector<grade::Student>& students) {
+  std::error_code ec;
+  const std::string path = !o.overrides.empty() ? o.overrides : o.out + "/overrides.csv";
+  if (o.overrides.empty() && !fs::exists(path, ec)) return {};
+  std::vector<std::string> ids;
+  for (const grade::Student& s : students) ids.push_back(s.id);
+  std::vector<grade::Override> overrides;
+  std::string error;
+  if (!grade::read_overrides(path, table_labs(), ids, &overrides, &error)) cannot_run(error);
+  return overrides;
+}
+
 }  // namespace
 
 // ---- grade_class.h's, which grade_class_slurm.cpp uses too ----
@@ -453,10 +487,16 @@ void write_outputs(const Class& c, std::vector<grade::GradebookRow>& rows, const
     if (r.device.empty() && r.status != "graded") continue;
     if (r.device.empty()) r.device = info.device;
   }
-  if (!grade::write_atomically(c.o.out + "/gradebook.csv", grade::gradebook_csv(rows, c.labs, c.deadlines)) ||
-      !grade::write_atomically(c.o.out + "/class.html", grade::class_page(rows, c.labs, info))) {
+  // The overrides on a copy: this runs twice a class (before and after the similarity report).
+  std::vector<grade::GradebookRow> shown = rows;
+  grade::apply_overrides(c.overrides, c.labs, &shown);
+  if (!grade::write_atomically(c.o.out + "/gradebook.csv", grade::gradebook_csv(shown, c.labs, c.deadlines)) ||
+      !grade::write_atomically(c.o.out + "/canvas.csv", grade::canvas_csv(shown, c.labs, c.deadlines)) ||
+      !grade::write_atomically(c.o.out + "/moodle.csv", grade::moodle_csv(shown, c.labs, c.deadlines)) ||
+      !grade::write_atomically(c.o.out + "/class.html", grade::class_page(shown, c.labs, info))) {
     cannot_run("cannot write the gradebook into " + c.o.out);
   }
+  write_adjustments(c, shown);
 }
 
 }  // namespace class_grading
@@ -470,6 +510,7 @@ int main(int argc, char** argv) {
   const std::vector<grade::Student> students = class_list(o);
   if (o.similarity_only) return class_similarity(o, class_labs(o), students).report.empty() ? lab::kExitCannotRun : lab::kExitPass;
   Class c = make_class(o);
+  c.overrides = class_overrides(o, students);
   if (!o.regrade.empty() && o.slurm_task < 0 && !o.slurm_merge) forget_results(o, students);
   if (o.scheduler == "slurm") return submit_to_slurm(c, students);
   const bool task = o.slurm_task >= 0;

@@ -10,6 +10,7 @@
 
 #include "common/labs.h"
 #include "grading/course/class/gradebook.h"
+#include "grading/course/class/overrides.h"
 #include "grading/course/class/roster.h"
 #include "grading/course/class/similarity.h"
 #include "grading/core/rubric.h"
@@ -26,6 +27,7 @@ std::string read_text(const std::string& path);
 struct Options {
   std::string submissions, out = "build/class", roster, lab, backend, rubric = "grading/rubric.txt", build_dir;
   std::string regrade;  // students to grade again though nothing they hand in changed: ids, a list
+  std::string overrides;  // the instructor's overrides (grading/course/class/overrides.h); "": OUT/overrides.csv if any
   int64_t jobs = -1, seed = -1;
   int64_t similarity_threshold = 80;
   bool no_similarity = false, similarity_only = false;
@@ -44,6 +46,7 @@ struct Class {
   std::string rubric_fingerprint;
   grade::Rubric rubric;
   grade::Deadlines deadlines;        // the late policy's, per lab graded
+  std::vector<grade::Override> overrides;  // the instructor's, applied as the gradebook is written
   std::vector<std::string> gpus;     // the models nvidia-smi names
   std::vector<std::string> gpu_ids;  // those this process may use, for CUDA_VISIBLE_DEVICES
   int grader_jobs = 0;               // each grader's labs at once on a GPU machine (0: its own default)

@@ -402,6 +402,44 @@ TEST_CASE("REGRADE grades the students it names again, and keeps the others; a n
   CHECK(gradebook(dir)["alice"]["total"] == "8");
 }
 
+TEST_CASE("the instructor's overrides reach the gradebook, the student's report and the LMS files, and survive a regrade" *
+          doctest::skip(kNoGradeClass || lab_test::kNoCpuSolutions)) {
+  const fs::path& dir = graded_class();
+  const fs::path overrides = dir / "out" / "overrides.csv";
+  const std::string bob_total = gradebook(dir)["bob"]["total"];
+  put(overrides, "id,lab,points,comment\nalice,01,6,\"reviewed by hand: the guard, not the loop\"\nbob,01,,see me\n");
+  lab::RunResult r = grade_class(dir, {"--regrade", "alice"});
+  CAPTURE(r.output);
+  REQUIRE(r.exited(0));
+  CHECK(contains(r.output, "] alice: graded 8/8;"));  // the grader's verdict stands; the gradebook shows the instructor's
+  auto rows = gradebook(dir);
+  CHECK(rows["alice"]["total"] == "6");
+  CHECK(contains(rows["alice"]["notes"], "lab 01: 6 of 8 points, set by the instructor (the grader gave 8): reviewed by hand"));
+  CHECK(rows["bob"]["total"] == bob_total);  // a comment alone leaves the points
+  CHECK(contains(rows["bob"]["notes"], "lab 01: see me"));
+  CHECK(contains(read_file((dir / "out" / rows["alice"]["report"] / "adjustments.txt").string()),
+                 "Your instructor adjusted your grade:\n  lab 01: 6 of 8 points"));
+  const std::string canvas = read_file((dir / "out" / "canvas.csv").string());
+  CHECK(contains(canvas, "Points Possible,,,,,8\r\n"));
+  CHECK(contains(canvas, "\"Alice, A.\",,alice,,,6\r\n"));
+  CHECK(contains(read_file((dir / "out" / "moodle.csv").string()), "bob,Bob <b>," + bob_total + ",see me\r\n"));
+
+  // A line naming no student is refused before anything is graded; the gradebook stays.
+  put(overrides, "id,lab,points\nalicia,01,6\n");
+  r = grade_class(dir);
+  CHECK(r.exited(2));
+  CHECK(contains(r.output, "overrides.csv:2: no student 'alicia' in this class"));
+  CHECK(gradebook(dir)["alice"]["total"] == "6");
+
+  // Taken back: the grader's points again, and no adjustments in the report.
+  fs::remove(overrides);
+  r = grade_class(dir);
+  REQUIRE(r.exited(0));
+  rows = gradebook(dir);
+  CHECK(rows["alice"]["total"] == "8");
+  CHECK_FALSE(fs::exists(dir / "out" / rows["alice"]["report"] / "adjustments.txt"));
+}
+
 TEST_CASE("a second run into a class folder is refused while the first holds it, and goes once it ends" *
           doctest::skip(kNoGradeClass || lab_test::kNoCpuSolutions)) {
   const fs::path& dir = graded_class();
