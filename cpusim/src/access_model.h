@@ -1,7 +1,7 @@
 // The count flavor's model of one warp instruction's memory request: given what each active
 // lane of the warp accessed (its address and size), what an H100's L1 does with it. Pure
 // functions of the addresses; access_count.cpp gathers the lanes. The rules, and what they
-// were checked against, are in cpusim/README.md ("The memory-access model").
+// were checked against, are in cpusim/memory-model.md.
 #pragma once
 
 #include <cstdint>

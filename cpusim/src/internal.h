@@ -213,7 +213,7 @@ std::shared_ptr<launch_counts> start_counting();
 // that opens (every thread is there) and when the block ends.
 void count_block_accesses(block_context& b);
 // The totals as launch-log fields (" global_load_requests=..."), and a line per instruction
-// ("access ...\n", cpusim/README.md); "" in other flavors.
+// ("access ...\n", cpusim/memory-model.md); "" in other flavors.
 std::string access_counts(const launch_state& launch);
 std::string access_sites(const launch_state& launch);
 // ---- lost updates (lost_updates.cpp, the count flavor); in other flavors these do nothing ----

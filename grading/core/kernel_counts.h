@@ -1,6 +1,6 @@
 // What one run's kernels did with memory, per kernel, read from either backend: the CPU
 // backend's launch log of a count-flavor program (cpucc --count-accesses: its line per launch
-// and its lines per instruction, cpusim/README.md) or Nsight Compute's CSV
+// and its lines per instruction, cpusim/memory-model.md) or Nsight Compute's CSV
 // (ncu --csv --print-units base). make profile prints them (profile_report.h), the technique
 // check sums them (technique.h), scripts/validate-profile sets the two side by side.
 #pragma once

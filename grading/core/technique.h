@@ -5,7 +5,7 @@
 // stores as a GPU's L1 sees it (the 32-byte sectors each warp instruction moves, the distinct
 // bytes it asks for: ncu's l1tex__t_sectors and sm__sass_data_bytes); and the shared-memory
 // wavefronts each warp instruction takes, beside the fewest it could take (bank conflicts).
-// The two backends count the same (cpusim/README.md, "Checked against Nsight Compute"), and the
+// The two backends count the same (cpusim/memory-model.md, "Checked against Nsight Compute"), and the
 // rules below read the same numbers on both, so a verdict does not depend on the backend.
 // Measured on the H100 (docs/instructor/running.md), a naive matmul asks for 4.125 bytes per
 // multiply-add, a 32-wide tile 0.25; a naive transpose's stores use 12.5% of the sectors they

@@ -338,7 +338,7 @@ std::string access_page_html(const AccessPage& page) {
   html += measured ? "Sectors and wavefronts per request of each line: <b>measured</b> by " + text::xml_escape(page.measured_by) +
                          " (its source counters). The lanes: <b>modelled</b> by the CPU backend's memory model" +
                          (page.model_problem.empty() ? "" : " at " + text::xml_escape(page.model_problem)) + "; a GPU does not say which lane went where."
-                   : std::string("Every figure here is <b>modelled</b> by the CPU backend's memory model of an H100's L1 (cpusim/README.md), not measured.");
+                   : std::string("Every figure here is <b>modelled</b> by the CPU backend's memory model of an H100's L1 (cpusim/memory-model.md), not measured.");
   html += "</p>\n<p>Each line that reads or writes memory, the furthest from the ideal first: green within 1.25&times; of it, amber within "
           "2&times;, red beyond. For global memory the ideal is the fewest 32-byte sectors that hold the bytes the warp asks for; for shared "
           "memory, one wavefront per 32 distinct words (no bank conflict).</p>\n";

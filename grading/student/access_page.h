@@ -4,7 +4,7 @@
 // (global memory) or the 32 banks (shared memory) they fall in, the ideal beside it.
 //
 // Where the figures come from, said on the page: on the CPU backend everything is the memory
-// model's (cpusim/README.md); on a GPU the per-line sectors and wavefronts are Nsight Compute's
+// model's (cpusim/memory-model.md); on a GPU the per-line sectors and wavefronts are Nsight Compute's
 // source counters, and the lanes are still drawn from the model's run of the same source, when
 // one was made (a GPU cannot say which lane went where).
 #pragma once

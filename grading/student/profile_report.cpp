@@ -222,7 +222,7 @@ std::vector<Finding> profile_findings(const RunCounts& run, const ProfileContext
 
 std::string profile_report(const RunCounts& run, const ProfileContext& ctx) {
   std::string r = "make profile: " + ctx.title + ", " +
-                  (cpu(run) ? "CPU backend: counted by its memory model (cpusim/README.md)"
+                  (cpu(run) ? "CPU backend: counted by its memory model (cpusim/memory-model.md)"
                             : "GPU: Nsight Compute's counts") +
                   "\n";
   if (run.kernels.empty())

@@ -1,7 +1,7 @@
 // access_patterns: one warp (or a warp and a half), one access each, in the patterns whose cost
 // is known by hand. Built with cpucc --count-accesses, the launch log gives each kernel's global
 // requests, sectors and bytes, and its shared-memory requests and wavefronts
-// (cpusim/tests/test_cpusim.cpp pins them; cpusim/README.md derives them). On a GPU, ncu's
+// (cpusim/tests/test_cpusim.cpp pins them; cpusim/memory-model.md derives them). On a GPU, ncu's
 // l1tex__t_{requests,sectors}, sm__sass_data_bytes, and l1tex__data_pipe_lsu_wavefronts for
 // shared loads agree (scripts/validate-profile measures them).
 // Expected: "access_patterns: ok" on the CPU backend and on a GPU.
