@@ -60,7 +60,7 @@ bool same_bits(const std::vector<float>& a, const std::vector<float>& b) {
 // A once shape (the rubric's once_shapes: a tall shape of 67 million threads, most of the lab's
 // time there) runs in the second pass on the CPU backend only when it failed the first (which
 // had both orders): then the two runs tell a race apart. There the watched shapes (the rubric's
-// watched_shape, else the main shapes) then run a third time in the watched build with the
+// watched_shapes, else the main shapes) then run a third time in the watched build with the
 // blocks on one OS thread, which loses the updates a GPU would lose
 // (cpusim/src/lost_updates.cpp): a GPU's own passes lose them for real.
 struct PassSettings {
@@ -164,7 +164,7 @@ std::vector<double> solution_seconds(const Context& ctx, const LabRubric& lab, c
   return seconds;
 }
 
-// The shapes the watched pass runs: the main ones.
+// The shapes the watched pass runs: the rubric's watched_shapes, else the main ones.
 std::vector<size_t> watched_shapes(const LabRubric& lab, const std::vector<size_t>& counted) {
   const std::vector<size_t>& watched = lab.watched_shapes.empty() ? lab.main_shapes : lab.watched_shapes;
   std::vector<size_t> shapes;

@@ -77,7 +77,7 @@ std::string read_shapes(lab::Op op, const std::string& value, Take take) {
   return "";
 }
 
-// A main shape or a once shape names one of the shapes listed above it; it is kept as that
+// A main, once or watched shape names one of the shapes listed above it; it is kept as that
 // shape's index in *INDICES.
 std::string read_named_shapes(const std::string& what, const std::string& value, LabRubric* l, std::vector<size_t>* indices) {
   return read_shapes(l->op, value, [&](const std::string& word, const lab::Case& c) {

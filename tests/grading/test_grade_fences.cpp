@@ -417,6 +417,7 @@ TEST_CASE("the grader's own failures exit 2 with a message") {
       {{"--rubric", "tests/fixtures/skeleton/solution.cu"}, "solution.cu:1: expected 'key = value'"},
       {{"--seed", "x"}, "--seed takes a whole number"},
       {{"--rubric", "build/test/rubric-bad-main.txt"}, "main shape '3x3x3' is not one of the shapes listed above it"},
+      {{"--rubric", "build/test/rubric-bad-once.txt"}, "once shape '9x9x9' is not one of the shapes listed above it"},
       // A rubric of before the technique was measured.
       {{"--rubric", "build/test/rubric-old-technique.txt"},
        "rubric-old-technique.txt:2: technique is none, or one or more of reuse=BYTES_PER_FMA, outputs_per_thread=N, "
@@ -425,6 +426,7 @@ TEST_CASE("the grader's own failures exit 2 with a message") {
   std::ofstream("build/test/rubric-old-technique.txt") << "[02_matmul_tiled]\ntechnique = shared_memory\n";
   // A main shape must be one of the lab's shapes.
   std::ofstream("build/test/rubric-bad-main.txt") << "[01_matmul_naive]\nshapes = 17x31x13\nmain_shapes = 3x3x3\n";
+  std::ofstream("build/test/rubric-bad-once.txt") << "[01_matmul_naive]\nshapes = 17x31x13\nonce_shapes = 9x9x9\n";
   const std::string out = "build/test/could-not-grade";
   for (const Bad& bad : cases) {
     CAPTURE(std::string(bad.says));
