@@ -300,11 +300,17 @@ TEST_CASE("without Slurm's commands, or when sbatch refuses, grade-class says so
   CHECK(missing.exited(2));
   CHECK(contains(missing.output, "no squeue here: SCHEDULER=slurm needs Slurm's commands"));
 
-  const lab::RunResult refused = grade_class(dir, "submissions", "out", {"--scheduler", "slurm", "--partition", "nosuch"}, {cluster().conf()});
+  // The jobs' scripts are written before sbatch is asked: the merge job, which writes the
+  // gradebook, is given the instructor's overrides too.
+  put(dir / "overrides.csv", "id,lab,comment\nsol1,01,well done\n");
+  const lab::RunResult refused = grade_class(dir, "submissions", "out",
+                                             {"--scheduler", "slurm", "--partition", "nosuch", "--overrides", (dir / "overrides.csv").string()},
+                                             {cluster().conf()});
   CAPTURE(refused.output);
   CHECK(refused.exited(2));
   CHECK(contains(refused.output, "sbatch refused"));
   CHECK(contains(refused.output, "nosuch"));
+  CHECK(contains(read_file((dir / "out" / "slurm" / "merge.sh").string()), "--overrides"));
 
   // On the GPU backend each task asks for a GPU, which this cluster has none of.
   const lab::RunResult gpu = grade_class(dir, "submissions", "out", {"--scheduler", "slurm", "--backend", "gpu"}, {cluster().conf()});
