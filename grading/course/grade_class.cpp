@@ -422,6 +422,8 @@ std::vector<grade::Override> class_overrides(const Options& o, const std::vector
   std::vector<grade::Override> overrides;
   std::string error;
   if (!grade::read_overrides(path, table_labs(), ids, &overrides, &error)) cannot_run(error);
+  std::printf("make grade-class: %zu override%s from %s, applied to the gradebook\n", overrides.size(),
+              overrides.size() == 1 ? "" : "s", path.c_str());
   return overrides;
 }
 

@@ -411,6 +411,7 @@ TEST_CASE("the instructor's overrides reach the gradebook, the student's report 
   lab::RunResult r = grade_class(dir, {"--regrade", "alice"});
   CAPTURE(r.output);
   REQUIRE(r.exited(0));
+  CHECK(contains(r.output, "make grade-class: 2 overrides from " + overrides.string() + ", applied to the gradebook"));
   CHECK(contains(r.output, "] alice: graded 8/8;"));  // the grader's verdict stands; the gradebook shows the instructor's
   auto rows = gradebook(dir);
   CHECK(rows["alice"]["total"] == "6");
