@@ -1,6 +1,5 @@
 // The correctness check: every shape of the rubric, run twice on the same inputs (two thread
 // orders on the CPU backend), against fp64 references this process computes.
-#include <sched.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -17,6 +16,7 @@
 
 #include "grading/core/case_runs.h"
 #include "grading/core/checks.h"
+#include "grading/core/machine.h"
 #include "grading/core/quoting.h"
 #include "grading/core/report.h"
 
@@ -93,8 +93,7 @@ struct Counted {
 std::string solution_times_path(const Context& ctx, const LabRubric& lab, const Program& solution, const PassSettings& pass) {
   char host[256] = "";
   gethostname(host, sizeof host - 1);
-  cpu_set_t cpus;
-  const int usable = sched_getaffinity(0, sizeof cpus, &cpus) == 0 ? CPU_COUNT(&cpus) : 0;
+  const int usable = usable_cores();
   const char* threads = std::getenv("CPUSIM_THREADS");
   std::string key = solution.fingerprint + "\n" + solution.step + "\n" + pass.name + "\n" + host + "\n" + std::to_string(usable) +
                     " " + std::to_string(std::thread::hardware_concurrency()) + " " + (threads != nullptr ? threads : "-") + "\n";
@@ -232,24 +231,44 @@ struct Passes {
   std::vector<size_t> second_shapes, watched_shapes;  // the shapes the second and the watched pass ran
 };
 
-Passes run_passes(const Context& ctx, const LabRubric& lab, const LabPrograms& programs, const Cases& cases,
-                  const Counted& counted) {
+// The cases of PART's run put into WHOLE, a pass over more shapes.
+void merge(Pass* whole, const Pass& part, const std::vector<size_t>& which) {
+  for (size_t i : which) {
+    whole->seconds[i] = part.seconds[i];
+    whole->stopped[i] = part.stopped[i];
+  }
+  if (whole->failed_output.empty()) whole->failed_output = part.failed_output;
+}
+
+Passes start_passes(const Context& ctx, const LabRubric& lab, const LabPrograms& programs, const Cases& cases) {
   Passes p;
-  p.first = serve_pass(ctx, programs.main, cases, counted.shapes, kFirstPass.env, counted.limits);
-  std::vector<size_t> finished;
-  for (size_t i : counted.shapes) {
-    if (p.first.seconds[i] >= 0) finished.push_back(i);
+  const size_t n = lab.shapes.size();
+  for (Pass* pass : {&p.first, &p.second, &p.watched}) {
+    pass->seconds.assign(n, -1);
+    pass->stopped.assign(n, "");
   }
   p.again = copy_cases(ctx, cases, "correctness-again");
-  p.second_shapes = second_pass_shapes(ctx, lab, cases, p.first, finished);
-  p.second = serve_pass(ctx, programs.main, p.again, p.second_shapes, kSecondPass.env, counted.limits);
-  p.watched.seconds.assign(cases.cases.size(), -1);
-  if (!programs.watched.path.empty()) {
-    p.watched_cases = copy_cases(ctx, cases, "correctness-watched");
-    p.watched_shapes = watched_shapes(lab, finished);
-    p.watched = serve_pass(ctx, programs.watched, p.watched_cases, p.watched_shapes, kWatchedPass.env, counted.watched);
-  }
+  if (!programs.watched.path.empty()) p.watched_cases = copy_cases(ctx, cases, "correctness-watched");
   return p;
+}
+
+// The three passes over the shapes GROUP, into P.
+void run_passes(const Context& ctx, const LabRubric& lab, const LabPrograms& programs, const Cases& cases,
+                const Counted& counted, const std::vector<size_t>& group, Passes* p) {
+  if (group.empty()) return;
+  const Pass first = serve_pass(ctx, programs.main, cases, group, kFirstPass.env, counted.limits);
+  merge(&p->first, first, group);
+  std::vector<size_t> finished;
+  for (size_t i : group) {
+    if (first.seconds[i] >= 0) finished.push_back(i);
+  }
+  const std::vector<size_t> again = second_pass_shapes(ctx, lab, cases, first, finished);
+  merge(&p->second, serve_pass(ctx, programs.main, p->again, again, kSecondPass.env, counted.limits), again);
+  p->second_shapes.insert(p->second_shapes.end(), again.begin(), again.end());
+  if (programs.watched.path.empty()) return;
+  const std::vector<size_t> watched = watched_shapes(lab, finished);
+  merge(&p->watched, serve_pass(ctx, programs.watched, p->watched_cases, watched, kWatchedPass.env, counted.watched), watched);
+  p->watched_shapes.insert(p->watched_shapes.end(), watched.begin(), watched.end());
 }
 
 // The verdict on each counted shape from the passes, the failing run's where one fails. Its
@@ -323,17 +342,26 @@ std::vector<std::string> failures_text(const LabRubric& lab, const std::vector<s
   return text;
 }
 
+// Whether every main shape passed and some shape with something to compute did, among SHAPES:
+// what the later checks wait for.
+bool main_shapes_pass(const LabRubric& lab, const std::vector<size_t>& shapes, const std::vector<CaseVerdict>& verdicts) {
+  bool main_ok = true, nonempty = false;
+  for (size_t i : shapes) {
+    if (std::find(lab.main_shapes.begin(), lab.main_shapes.end(), i) != lab.main_shapes.end()) main_ok &= verdicts[i].pass;
+    nonempty |= verdicts[i].pass && !lab.shapes[i].empty();
+  }
+  return main_ok && nonempty;
+}
+
 // The check's score, status and report from the verdicts; *MAIN_CORRECT when every main shape
 // passed.
 void score_correctness(const Context& ctx, const LabRubric& lab, const Counted& counted, const std::vector<CaseVerdict>& verdicts,
                        const Passes& t, CheckResult* c, bool* main_correct) {
   int passed = 0, passed_nonempty = 0;
-  bool main_ok = true;
   for (size_t i : counted.shapes) {
     const bool pass = verdicts[i].pass;
     passed += pass;
     passed_nonempty += pass && !lab.shapes[i].empty();
-    if (std::find(lab.main_shapes.begin(), lab.main_shapes.end(), i) != lab.main_shapes.end()) main_ok &= pass;
   }
   const int total = int(counted.shapes.size());
   c->details = {std::to_string(passed) + " of " + std::to_string(total) + " shapes correct, seed " + std::to_string(ctx.seed)};
@@ -349,19 +377,35 @@ void score_correctness(const Context& ctx, const LabRubric& lab, const Counted& 
     c->status = Status::kFail;
     if (passed > 0) c->details.push_back("(the shapes with nothing to compute pass, but count only once another shape does)");
   }
-  *main_correct = main_ok && passed_nonempty > 0;
+  *main_correct = main_shapes_pass(lab, counted.shapes, verdicts);
   if (c->status == Status::kPass && counted.notes.empty()) c->details.clear();
 }
 
 }  // namespace
 
-CheckResult check_correctness(const Context& ctx, const LabRubric& lab, const LabPrograms& programs, bool* main_correct) {
+CheckResult check_correctness(const Context& ctx, const LabRubric& lab, const LabPrograms& programs, bool* main_correct,
+                              const std::function<void()>& when_main_correct) {
   const auto start = Clock::now();
   CheckResult c("correctness", Status::kFail, lab.points_correctness);
   const Cases cases = write_cases(ctx, "correctness", lab.shapes);
   const Counted counted = count_against_solution(ctx, lab, programs, cases);
-  const Passes passes = run_passes(ctx, lab, programs, cases, counted);
+  // On the CPU backend the once shapes (most of a lab's time there) run last, after every pass
+  // over the others: the main shapes' verdicts are known before them, and whatever waits for
+  // those can run beside them.
+  std::vector<size_t> others, once;
+  for (size_t i : counted.shapes) {
+    const bool is_once = ctx.backend == "cpu" && std::find(lab.once_shapes.begin(), lab.once_shapes.end(), i) != lab.once_shapes.end();
+    (is_once ? once : others).push_back(i);
+  }
+  Passes passes = start_passes(ctx, lab, programs, cases);
+  run_passes(ctx, lab, programs, cases, counted, others, &passes);
   std::vector<size_t> diagnose;
+  if (when_main_correct && !once.empty()) {
+    const std::vector<CaseVerdict> so_far = judge_passes(ctx, lab, cases, passes, others, &diagnose);
+    if (main_shapes_pass(lab, others, so_far)) when_main_correct();
+    diagnose.clear();
+  }
+  run_passes(ctx, lab, programs, cases, counted, once, &passes);
   std::vector<CaseVerdict> verdicts = judge_passes(ctx, lab, cases, passes, counted.shapes, &diagnose);
   if (!diagnose.empty()) diagnose_reads_output(ctx, programs.main, cases, diagnose, counted.limits, &verdicts);
   score_correctness(ctx, lab, counted, verdicts, passes, &c, main_correct);
