@@ -1,22 +1,14 @@
 // The correctness check: every shape of the rubric, run twice on the same inputs (two thread
 // orders on the CPU backend), against fp64 references this process computes.
-#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
-#include <cstdlib>
 #include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <functional>
-#include <optional>
-#include <sstream>
-#include <thread>
 
 #include "grading/core/case_runs.h"
 #include "grading/core/checks.h"
-#include "grading/core/machine.h"
+#include "grading/core/kept_times.h"
 #include "grading/core/quoting.h"
 #include "grading/core/report.h"
 
@@ -81,49 +73,10 @@ struct Counted {
   Limits watched;                  // of the watched pass (its shapes: the main ones)
 };
 
-// On the CPU backend the solution's run of the correctness shapes costs seconds a lab (lab 02's
-// shapes, 2,100,000 rows among them, about 16 s: docs/results/grade-rerun-kept-cpu.log) and tells
-// the same for any seed: how long each shape takes it on this machine. A run in which it
-// computed every shape is kept in the build folder, named after its program, the step, the
-// pass's settings, the shapes, the machine and the cores it may use, for the gradings after it
-// (a rerun, a class's other students); a run that left a shape out is not kept, so a passing
-// failure of the machine is measured again next time. Only where namespaces keep the build
-// folder read-only to student code: elsewhere a student's program could write the times the
-// next grading reads.
-std::string solution_times_path(const Context& ctx, const LabRubric& lab, const Program& solution, const PassSettings& pass) {
-  char host[256] = "";
-  gethostname(host, sizeof host - 1);
-  const int usable = usable_cores();
-  const char* threads = std::getenv("CPUSIM_THREADS");
-  std::string key = solution.fingerprint + "\n" + solution.step + "\n" + pass.name + "\n" + host + "\n" + std::to_string(usable) +
-                    " " + std::to_string(std::thread::hardware_concurrency()) + " " + (threads != nullptr ? threads : "-") + "\n";
-  for (const lab::Case& shape : lab.shapes) key += shape.describe() + "\n";
-  char name[32];
-  std::snprintf(name, sizeof name, "%016zx", std::hash<std::string>{}(key));
-  return ctx.build_dir + "/solution-times/" + name;
-}
-
-// What a kept file says it is, on its first line: the lab's part, the pass and the shapes.
-std::string kept_times_title(const LabRubric& lab, const PassSettings& pass) {
-  std::string title = "# " + lab.step.id + ", " + pass.name + ":";
-  for (const lab::Case& shape : lab.shapes) title += " " + shape.describe();
-  return title;
-}
-
-// The per-shape seconds kept at PATH, after its title line, when there are N of them and each is
-// a time the rubric's run could take.
-std::optional<std::vector<double>> kept_solution_times(const Context& ctx, const std::string& path, size_t n) {
-  std::ifstream in(path);
-  std::string title;
-  if (!std::getline(in, title) || title.rfind("# ", 0) != 0) return std::nullopt;
-  std::vector<double> seconds;
-  for (double s; in >> s;) {
-    // -1: a shape the pass does not run.
-    if (!std::isfinite(s) || (s < 0 && s != -1) || s > ctx.rubric->timeout_run) return std::nullopt;
-    seconds.push_back(s);
-  }
-  if (seconds.size() != n) return std::nullopt;
-  return seconds;
+// Whether each of SECONDS is a time the rubric's run could take, or -1 (a shape the pass does
+// not run).
+bool plausible_seconds(const Context& ctx, const std::vector<double>& seconds) {
+  return std::all_of(seconds.begin(), seconds.end(), [&](double s) { return s == -1 || (s >= 0 && s <= ctx.rubric->timeout_run); });
 }
 
 // The solution's seconds per shape in one pass of PROGRAM over the shapes WHICH (-1 elsewhere),
@@ -133,12 +86,10 @@ std::vector<double> solution_seconds(const Context& ctx, const LabRubric& lab, c
                                      const std::vector<size_t>& which, const PassSettings& pass,
                                      std::vector<std::pair<size_t, CaseVerdict>>* failed, bool* kept_used) {
   const size_t n = cases.cases.size();
-  const std::string kept = ctx.backend == "cpu" && ctx.sandbox.namespaces ? solution_times_path(ctx, lab, solution, pass) : "";
-  if (!kept.empty()) {
-    if (const auto seconds = kept_solution_times(ctx, kept, n)) {
-      *kept_used = true;
-      return *seconds;
-    }
+  const std::string kept = kept_times_path(ctx, lab, solution, std::string("correctness, ") + pass.name);
+  if (const auto seconds = read_kept_times(kept, n); seconds && plausible_seconds(ctx, *seconds)) {
+    *kept_used = true;
+    return *seconds;
   }
   const Cases solved = copy_cases(ctx, cases, "correctness-solution");
   const Pass ref = serve_pass(ctx, solution, solved, which, pass.env, fixed_limits(ctx, n));
@@ -153,12 +104,9 @@ std::vector<double> solution_seconds(const Context& ctx, const LabRubric& lab, c
     }
   }
   if (!kept.empty() && all) {
-    std::ostringstream times;
-    times << kept_times_title(lab, pass) << "\n";
-    for (double s : seconds) times << s << "\n";
-    std::error_code ec;
-    std::filesystem::create_directories(std::filesystem::path(kept).parent_path(), ec);
-    write_atomically(kept, times.str());  // a grading that cannot keep it measures again next time
+    std::string title = lab.step.id + ", the solution's seconds per shape, correctness pass " + pass.name + ":";
+    for (const lab::Case& shape : lab.shapes) title += " " + shape.describe();
+    keep_times(kept, title, seconds);
   }
   return seconds;
 }
