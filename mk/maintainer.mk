@@ -65,9 +65,10 @@ program-parts:
 # ---- every .cu file through nvcc (CI: the GPU build must at least compile here) ----
 
 # Left out: files meant not to compile (the grader's test of a compile error, the CPU
-# backend's compile-time rejections) and the CPU backend's tests of CPU-only behavior.
+# backend's compile-time rejections; solutions/variants/strassen.cu, a part of the variant
+# strassen, which nvcc-all builds whole below) and the CPU backend's tests of CPU-only behavior.
 ALL_CU := $(filter-out %/compile_error.cu cpusim/tests/suite/compile_fail/% cpusim/tests/suite/cpu_only/%,$(wildcard harness/*.cu \
-  labs/*/*.cu solutions/*/*.cu solutions/variants/*/*/*.cu tests/corpus/*/*.cu tests/corpus/*/*/*.cu cpusim/tests/suite/*.cu \
+  labs/*/*.cu solutions/[0-9]*/*.cu solutions/variants/*/*/*.cu tests/corpus/*/*.cu tests/corpus/*/*/*.cu cpusim/tests/suite/*.cu \
   cpusim/tests/samples/*.cu cpusim/tests/samples/*/*.cu tests/fixtures/*/*.cu))
 
 ## compile every .cu file with nvcc and link every GPU program (no GPU needed)
