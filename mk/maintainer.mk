@@ -125,7 +125,8 @@ bench:
 # The solutions' estimated times on the reference GPUs at the rubric's technique shapes, into
 # grading/estimates.txt (grading/core/estimates.h), from the CPU backend's counts: no GPU needed.
 # The technique check shows a student's estimate beside these; run it when a solution changes.
-## the solutions' estimated times on an H100 and an H200, into grading/estimates.txt (the CPU backend)
+## the solutions' estimated times on an H100 and an H200, into grading/estimates.txt (the CPU backend; LAB=NN: that lab's)
 record-estimates: $(GRADER)
 	@[ -n "$(SOLUTION_LABS)" ] || { echo "make record-estimates: no solutions/ here" >&2; exit 2; }
-	@$(GRADER) --src solutions --backend cpu --record-estimates --out $(BUILD)/record-estimates $(if $(RUBRIC),--rubric "$(RUBRIC)")
+	@$(GRADER) --src solutions --backend cpu --record-estimates --out $(BUILD)/record-estimates $(if $(RUBRIC),--rubric "$(RUBRIC)") \
+	  $(if $(LAB),--lab $(LAB))

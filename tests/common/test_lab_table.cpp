@@ -1,6 +1,6 @@
 // The table of labs (labs.txt, common/labs.h): what it accepts, that the Makefile reads the
-// same labs from it, and that a lab added the way labs.txt says (a folder and its solution, a
-// row, a launcher's declaration, a rubric entry) is built and graded like the others.
+// same labs from it, and that a lab added by every step labs.txt lists passes what CI checks of
+// a lab: its skeleton, its documents, its grading, its place in the students' copy.
 #include <doctest/doctest.h>
 
 #include <unistd.h>
@@ -115,55 +115,92 @@ TEST_CASE("the Makefile reads the same labs from the table as the programs do") 
   fs::remove_all(copy);
 }
 
-TEST_CASE("a sixth lab is a folder and its solution, a row, its launchers' declarations and rubric entries" *
-          doctest::skip(lab_test::kNoCpuSolutions)) {
-  // A copy of the checkout (its files, not its history or builds; the grader's own build
-  // copied with it, since a lab does not change it), and in it a lab 06 that solves a matmul,
-  // in two steps: the launcher matmul_copy_1d(), then matmul_copy().
+TEST_CASE("a sixth lab, added by every step labs.txt lists, passes what CI checks of a lab" * doctest::skip(lab_test::kNoCpuSolutions)) {
+  // A copy of the checkout (its files, not its history; the builds it may reuse copied with it,
+  // the test programs too), and in it a lab 06 that solves a matmul in two steps, the launcher
+  // matmul_copy_1d(), then matmul_copy(), added by the steps of labs.txt's comment, in order.
   const std::string copy = fs::temp_directory_path() / ("toy-lab-" + std::to_string(getpid()));
   fs::remove_all(copy);
   fs::create_directories(copy + "/build");
   REQUIRE(lab_test::copy_checkout(copy));
-  lab_test::reuse_builds(copy);
-  fs::create_directories(copy + "/solutions/06_matmul_copy");
-  const std::string solution = copy + "/solutions/06_matmul_copy/matmul_copy.cu";
-  REQUIRE(lab::run_command({"sh", "-c", "sed 's/^void matmul_naive(/void matmul_copy(/' solutions/01_matmul_naive/matmul_naive.cu > \"$1\"",
-                            "sh", solution}).exited(0));
-  std::ofstream(solution, std::ios::app) << "\nvoid matmul_copy_1d(const float* A, const float* B, float* C, int M, int N, int K) {\n"
-                                            "  matmul_copy(A, B, C, M, N, K);\n}\n";
-  std::ofstream(copy + "/labs.txt", std::ios::app) << "06_matmul_copy      matmul     1d\n";
-  std::ofstream(copy + "/harness/launchers.h", std::ios::app)
-      << "\n// Lab 06 (a test's): lab 01 again, twice.\nvoid matmul_copy_1d(const float* A, const float* B, float* C, int M, int N, int K);\n"
-         "void matmul_copy(const float* A, const float* B, float* C, int M, int N, int K);\n";
-  const std::string section = "points.correctness = 5\npoints.safety = 2\npoints.technique = 0\npoints.performance = 2\n"
-                              "shapes = 17x31x13 65x70x40\nsafety_shape = 67x45x33\ntechnique = none\n"
-                              "technique_shape = 64x64x64\nperformance_shape = 1024x1024x1024\n";
-  std::ofstream(copy + "/rubric-06.txt") << "timeout.build = 600\ntimeout.run = 20\n\n[06_matmul_copy]\npoints.build = 0\n"
-                                         << section << "\n[06_matmul_copy.1d]\npoints.build = 1\n" << section;
+  lab_test::reuse_builds(copy, true);
   lab::RunOptions options;
   options.cwd = copy;
   options.timeout_s = 900;
-  // Its folder in labs/, the student's skeleton, made from the solution as every lab's is.
-  const lab::RunResult skeletons = lab::run_command({"make", "-s", "skeletons"}, options);
-  CAPTURE(skeletons.output);
+  auto run = [&](const std::vector<std::string>& argv) {
+    const lab::RunResult r = lab::run_command(argv, options);
+    if (!r.exited(0)) MESSAGE(std::string(argv.front() + " " + argv.back() + " said:\n" + r.output));
+    return r;
+  };
+  // The steps are the comment's own: a new step there that this test does not take fails here.
+  const std::string table = lab_test::read_file(copy + "/labs.txt");
+  CHECK(contains(table, "#   8. on each GPU the course grades on, make bench LAB=NN"));
+  CHECK_FALSE(contains(table, "#   9."));
+
+  // 1. The solution: lab 01's, its launcher renamed, and a first step calling it.
+  fs::create_directories(copy + "/solutions/06_matmul_copy");
+  const std::string solution = copy + "/solutions/06_matmul_copy/matmul_copy.cu";
+  REQUIRE(run({"sh", "-c", "sed 's/^void matmul_naive(/void matmul_copy(/' solutions/01_matmul_naive/matmul_naive.cu > \"$1\"", "sh",
+               solution}).exited(0));
+  std::ofstream(solution, std::ios::app) << "\nvoid matmul_copy_1d(const float* A, const float* B, float* C, int M, int N, int K) {\n"
+                                            "  matmul_copy(A, B, C, M, N, K);\n}\n";
+  // 2. Its row.
+  std::ofstream(copy + "/labs.txt", std::ios::app) << "06_matmul_copy      matmul     1d\n";
+  // 3. Its launchers' declarations.
+  std::ofstream(copy + "/harness/launchers.h", std::ios::app)
+      << "\n// Lab 06 (a test's): lab 01 again, twice.\nvoid matmul_copy_1d(const float* A, const float* B, float* C, int M, int N, int K);\n"
+         "void matmul_copy(const float* A, const float* B, float* C, int M, int N, int K);\n";
+  // 4. Its sections in the rubric: lab 01's of the tests' rubric (its shapes grade quickly), for
+  // each step, the build's point in the first.
+  const std::string rubric = lab_test::read_file(copy + "/tests/fixtures/rubric-fast.txt");
+  const size_t from = rubric.find("[01_matmul_naive]\n"), to = rubric.find("\n[", from + 1);
+  REQUIRE(from != std::string::npos);
+  std::string first = rubric.substr(from, to - from);
+  first = first.substr(first.find('\n') + 1);
+  std::string last = first;
+  last.replace(last.find("points.build = 1"), 16, "points.build = 0");
+  std::ofstream(copy + "/grading/rubric.txt", std::ios::app) << "\n[06_matmul_copy]\n" << last << "\n[06_matmul_copy.1d]\n" << first;
+  // 5. Its README and the Chinese twin, listed.
+  fs::create_directories(copy + "/labs/06_matmul_copy");
+  std::ofstream(copy + "/labs/06_matmul_copy/README.md") << "# Lab 06: matmul_copy\n\n[中文](README.zh-CN.md)\n\nRun it: `make run LAB=06`.\n";
+  std::ofstream(copy + "/labs/06_matmul_copy/README.zh-CN.md") << "# 实验 06：matmul_copy\n\n[English](README.md)\n\n运行：`make run LAB=06`。\n";
+  std::ofstream(copy + "/docs/zh-CN.txt", std::ios::app) << "labs/06_matmul_copy/README.md\n";
+  // 6. The skeleton, made from the solution.
+  const lab::RunResult skeletons = run({"make", "-s", "skeletons"});
   REQUIRE(skeletons.exited(0));
   CHECK(contains(skeletons.output, "wrote labs/06_matmul_copy/matmul_copy.cu"));
-  const lab::RunResult r = lab::run_command({"build/host/grade", "--backend", "cpu", "--src", "solutions", "--lab", "06",
-                                             "--rubric", "rubric-06.txt", "--seed", "6", "--out", copy + "/out"},
-                                            options);
-  CAPTURE(r.output);
-  CHECK(r.exited(0));
-  CHECK(contains(r.output, "== lab 06 matmul_copy, step 1 (1d): solutions/06_matmul_copy/matmul_copy.cu"));
-  CHECK(contains(r.output, "== lab 06 matmul_copy, step 2: solutions/06_matmul_copy/matmul_copy.cu"));
-  CHECK(r.output.find("step 1 (1d)") < r.output.find("step 2:"));  // in the steps' order, not the sections'
-  CHECK(contains(r.output, "Score: 15/15"));
-  // make run goes through both steps, the program's --step naming each.
-  const lab::RunResult run = lab::run_command({"make", "-s", "run", "LAB=06", "SRC=solutions", "BACKEND=cpu",
-                                               "ARGS=--m 20 --n 30 --k 5 --no-time"}, options);
-  CAPTURE(run.output);
-  CHECK(run.exited(0));
-  CHECK(contains(run.output, "lab 06 matmul_copy_1d (step 1 of 2)"));
-  CHECK(contains(run.output, "lab 06 matmul_copy (step 2 of 2)"));
+  // 7. Its estimated times: a grading of its solution, which CI's checks of a lab include below.
+  const lab::RunResult graded = run({"make", "-s", "record-estimates", "LAB=06"});
+  REQUIRE(graded.exited(0));
+  CHECK(contains(lab_test::read_file(copy + "/grading/estimates.txt"), "06_matmul_copy.1d\t256x256x64\tH100"));
+  // 8. (make bench) needs a GPU.
+
+  // What CI checks of a lab: the solution grades full marks (the grading of step 7) and the
+  // skeleton 0, the skeletons match, the twin says what the English says, make run goes through
+  // both steps, and the students' copy has the lab, without its solution.
+  CHECK(contains(graded.output, "== lab 06 matmul_copy, step 1 (1d): solutions/06_matmul_copy/matmul_copy.cu"));
+  CHECK(contains(graded.output, "== lab 06 matmul_copy, step 2: solutions/06_matmul_copy/matmul_copy.cu"));
+  CHECK(graded.output.find("step 1 (1d)") < graded.output.find("step 2:"));  // in the steps' order, not the sections'
+  CHECK(contains(graded.output, "Score: 15/15"));  // performance is waived on the CPU backend
+  CHECK(run({"make", "-s", "check-skeletons"}).exited(0));
+  CHECK(run({"build/test/docs/test_doc_parity"}).exited(0));
+  const lab::RunResult skeleton = run({"build/host/grade", "--backend", "cpu", "--lab", "06", "--quick", "--out", copy + "/out-labs"});
+  CHECK(contains(skeleton.output, "not started"));
+  CHECK(contains(skeleton.output, "Score: 0/"));
+  const lab::RunResult ran = run({"make", "-s", "run", "LAB=06", "SRC=solutions", "BACKEND=cpu", "ARGS=--m 20 --n 30 --k 5 --no-time"});
+  CHECK(ran.exited(0));
+  CHECK(contains(ran.output, "lab 06 matmul_copy_1d (step 1 of 2)"));
+  CHECK(contains(ran.output, "lab 06 matmul_copy (step 2 of 2)"));
+  // The students' copy is made from what git holds: the lab committed, as its author would.
+  REQUIRE(run({"sh", "-c", "git init -q && git add -A && git -c user.name=t -c user.email=t@t commit -qm lab06"}).exited(0));
+  const std::string students = copy + "-students";
+  fs::remove_all(students);
+  CHECK(run({"make", "-s", "release", "OUT=" + students}).exited(0));
+  for (const std::string file : {"labs/06_matmul_copy/matmul_copy.cu", "labs/06_matmul_copy/README.md", "labs/06_matmul_copy/README.zh-CN.md"}) {
+    CHECK_MESSAGE(fs::exists(students + "/" + file), file);
+  }
+  CHECK_FALSE(fs::exists(students + "/solutions"));
+  fs::remove_all(students);
   fs::remove_all(copy);
 }
 
