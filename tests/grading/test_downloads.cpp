@@ -4,7 +4,10 @@
 // with the class grader's own code: the students, their roster ids and names, Canvas's LATE,
 // Gradescope's times, which files count, and each refusal (a corrupt zip, a download that names
 // a student twice or none of the roster's, a metadata file this reader cannot read), with
-// nothing written outside the import's folder.
+// nothing written outside the import's folder. Then grade-class itself, once per LMS, with one
+// student graded (lab 01's solution on the class rubric: seconds, the tests' build folder
+// built): the download is taken as SUBMISSIONS, and the gradebook has the roster's ids, the
+// LMS's names, Gradescope's time against the due time and Canvas's late mark.
 // Without grade-class's libraries every test here is skipped, and one more names what is missing.
 #include <doctest/doctest.h>
 
@@ -17,6 +20,7 @@
 #include "common/labs.h"
 #include "common/subprocess.h"
 #ifndef GRADE_CLASS_MISSING
+#include "grading/course/class/csv.h"
 #include "grading/course/class/download.h"
 #include "grading/course/class/gradescope_yml.h"
 #include "grading/course/class/submitted.h"
@@ -419,6 +423,87 @@ TEST_CASE("a folder of students, or of their archives, is no download") {
   // Canvas's files unzipped into a folder (a browser does): a download.
   put(dir / "canvas" / "lovelaceada_340934_1001_matmul_naive.cu", "a");
   CHECK(kind_of(dir / "canvas") == grade::DownloadKind::canvas);
+}
+
+// grade-class on DOWNLOAD into DIR/out, lab 01 on the class rubric with a due time (10 % a day).
+lab::RunResult grade_download(const fs::path& dir, const fs::path& download) {
+  put(dir / "rubric.txt", "late.per_day = 10\n" + read_file("tests/fixtures/rubric-class.txt") + "due = 2026-12-01 23:59 +01:00\n");
+  lab::RunOptions options;
+  options.timeout_s = 600;
+  return lab::run_command({"build/host/grade-class", "--submissions", download.string(), "--out", (dir / "out").string(), "--roster",
+                           (dir / "roster.csv").string(), "--lab", "01", "--rubric", (dir / "rubric.txt").string(), "--backend", "cpu",
+                           "--seed", "77", "--jobs", "2", "--build-dir", "build/grade-tests", "--no-similarity"},
+                          options);
+}
+
+// The gradebook's rows by id, each a map from column to value.
+std::map<std::string, std::map<std::string, std::string>> gradebook(const fs::path& dir) {
+  std::vector<std::vector<std::string>> records;
+  std::string error;
+  REQUIRE_MESSAGE(grade::parse_csv(read_file((dir / "out" / "gradebook.csv").string()), &records, &error), error);
+  std::map<std::string, std::map<std::string, std::string>> rows;
+  for (size_t r = 1; r < records.size(); ++r) {
+    for (size_t c = 0; c < records[0].size() && c < records[r].size(); ++c) rows[records[r][0]][records[0][c]] = records[r][c];
+  }
+  return rows;
+}
+
+TEST_CASE("make grade-class takes either download as SUBMISSIONS: roster ids, the LMS's names, Gradescope's time late, Canvas's mark" *
+          doctest::skip(lab_test::kNoCpuSolutions)) {
+  const std::string solution = read_file("solutions/" + kLab01);
+  const std::string lab = "01_matmul_naive";
+
+  // Gradescope: Ada's solution two days late by the export's time; a group that handed in nothing.
+  fs::path dir = scratch("grade-gradescope");
+  put(dir / "roster.csv", "id,name\n222334,\nmissing_mo,Mo\n");
+  put(dir / "export.zip", make_zip({{"assignment_77_export/submission_metadata.yml", kMetadata},
+                                    {"assignment_77_export/submission_101/" + kLab01, solution}}));
+  lab::RunResult r = grade_download(dir, dir / "export.zip");
+  CAPTURE(r.output);
+  REQUIRE(r.exited(0));
+  CHECK(contains(r.output, "make grade-class: the Gradescope export " + (dir / "export.zip").string() + ": 4 students, 1 file, into "));
+  CHECK(contains(r.output, "not on the roster, each given a row all the same: 7, 8, jose@example.edu"));
+  auto rows = gradebook(dir);
+  CHECK(rows.size() == 5);
+  CHECK(rows["222334"]["name"] == "Ada Lovelace");  // the roster has none: the export's
+  CHECK(rows["222334"]["status"] == "graded");
+  CHECK(rows["222334"][lab] == "6");
+  CHECK(rows["222334"][lab + " submitted"] == "2026-12-03 22:59:00 UTC");
+  CHECK(rows["222334"][lab + " days late"] == "2");
+  CHECK(rows["222334"][lab + " adjusted"] == "4.8");
+  CHECK(rows["7"]["name"] == "Grace\\x0AHopper");
+  CHECK(rows["7"]["status"] == "empty: nothing handed in");
+  CHECK(contains(rows["7"]["notes"], "a group submission, with Jos"));
+  CHECK(rows["missing_mo"]["status"] == "missing: nothing handed in");
+  // A rerun imports the export again, the same: Ada is kept.
+  r = grade_download(dir, dir / "export.zip");
+  REQUIRE(r.exited(0));
+  CHECK(contains(r.output, "222334: graded 6/6 (unchanged since the last run: kept)"));
+
+  // Canvas: Ada's solution marked LATE, with no time: no penalty here, and the gradebook says why.
+  dir = scratch("grade-canvas");
+  put(dir / "roster.csv", "id,name,canvas_id\ns1001,\"Lovelace, Ada\",340934\ns1002,Babbage,340935\n");
+  put(dir / "canvas.zip", make_zip({{"lovelaceada_late_340934_1001_matmul_naive.cu", solution}, {"stray.txt", "?"}}));
+  r = grade_download(dir, dir / "canvas.zip");
+  CAPTURE(r.output);
+  REQUIRE(r.exited(0));
+  CHECK(contains(r.output, "make grade-class: the Canvas download " + (dir / "canvas.zip").string() +
+                               ": 1 student, 1 file, 1 marked late (Canvas gives no times)"));
+  CHECK(contains(r.output, "  stray.txt: left out, not named as Canvas names a student's file"));
+  rows = gradebook(dir);
+  CHECK(rows["s1001"]["status"] == "graded");
+  CHECK(rows["s1001"][lab + " submitted"] == "");
+  CHECK(rows["s1001"][lab + " adjusted"] == "6");
+  CHECK(contains(rows["s1001"]["notes"], "Canvas marks the submission late; its download holds no time, so no late penalty is applied here"));
+  CHECK(rows["s1002"]["status"] == "missing: nothing handed in");
+  // Canvas's import file carries Canvas's user id, which it matches students by.
+  CHECK(contains(read_file((dir / "out" / "canvas.csv").string()), "\"Lovelace, Ada\",340934,s1001,,,6\r\n"));
+
+  // A download that cannot be read stops the run before anything is graded (exit 2).
+  put(dir / "canvas.zip", "not a zip");
+  r = grade_download(dir, dir / "canvas.zip");
+  CHECK(r.exited(2));
+  CHECK(contains(r.output, "make grade-class: the download " + (dir / "canvas.zip").string() + " cannot be opened as a zip"));
 }
 #endif
 
