@@ -37,13 +37,15 @@ namespace {
 namespace fs = std::filesystem;
 
 // A problem, the labs whose solutions solve it, and the stretch kernels beside them (a lab's
-// faster version, not graded: solutions/variants/NAME/LAB, built into
-// build/gpu/bin/solutions_variants_NAME/LAB). The sizes are larger than the H100's 50 MiB
+// faster version, not graded: a folder solutions/variants/NAME/LAB, built into
+// build/gpu/bin/solutions_variants_NAME/LAB, or a row NAME of solutions/variants/variants.txt,
+// made into build/variants/NAME/LAB and built into build/gpu/bin/build_variants_NAME/LAB:
+// `folder` names that folder of build/gpu/bin). The sizes are larger than the H100's 50 MiB
 // L2 except the two smallest matrix products, which fit; of the non-square products, one makes
 // C twice as wide as tall with a shorter K, one eight times as tall as wide, and one a tall,
 // skinny C (16384 × 256) with a long K; the non-square transpose has a wide input.
 struct Stretch {
-  std::string lab, variant;
+  std::string lab, variant, folder;
 };
 
 struct Plan {
@@ -64,11 +66,14 @@ std::vector<std::string> labs_of(lab::Op op) {
 std::vector<Plan> plans() {
   const std::vector<std::string> matmul = labs_of(lab::Op::kMatmul), transpose = labs_of(lab::Op::kTranspose);
   // solutions/variants/coarsened: lab 02 with four outputs per thread (its README's question);
-  // solutions/variants/strassen: lab 03's kernel under two levels of Strassen's algorithm, beside
-  // the large products (its launcher's model of the time chooses two levels for all three; at
-  // smaller sizes it runs classically, without split-K, slower than the solution: not timed).
-  const std::vector<Stretch> coarsened = {{"02_matmul_tiled", "coarsened"}};
-  const std::vector<Stretch> with_strassen = {{"02_matmul_tiled", "coarsened"}, {"03_matmul_register", "strassen"}};
+  // strassen (a row of variants.txt: solutions/variants/strassen.cu): lab 03's kernel under two
+  // levels of Strassen's algorithm, beside the large products (its launcher's model of the time
+  // chooses two levels for all three; at smaller sizes it runs classically, without split-K,
+  // slower than the solution: not timed).
+  const Stretch coarsened_02 = {"02_matmul_tiled", "coarsened", "solutions_variants_coarsened"};
+  const Stretch strassen_03 = {"03_matmul_register", "strassen", "build_variants_strassen"};
+  const std::vector<Stretch> coarsened = {coarsened_02};
+  const std::vector<Stretch> with_strassen = {coarsened_02, strassen_03};
   return {
       {lab::Case::matmul(1024, 1024, 1024), matmul, coarsened},
       {lab::Case::matmul(2048, 2048, 2048), matmul, coarsened},
@@ -119,7 +124,7 @@ lab::BenchGroup measure(const Plan& plan, const std::vector<std::string>& labs, 
                                   scratch + "/" + lab_name + ".result"));
     for (const Stretch& s : plan.stretch) {
       if (s.lab != lab_name) continue;
-      const std::string program = fs::path(o.programs).parent_path() / ("solutions_variants_" + s.variant) / s.lab;
+      const std::string program = fs::path(o.programs).parent_path() / s.folder / s.lab;
       g.rows.push_back(lab::run_solution(program, lab_name, plan.problem, int(o.reps), scratch + "/" + s.variant + ".result"));
       g.rows.back().name += " (stretch: " + s.variant + ")";
     }

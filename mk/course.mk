@@ -90,10 +90,11 @@ prairielearn:
 	  "$(or $(RUBRIC),grading/rubric.txt)" "$(or $(TIMEOUT),540)"
 
 # Classroom 50's autograders (scripts/make-classroom50), one per lab, to copy into a classroom's
-# config repository: LAB=01 for one; RUBRIC=file; TIMEOUT=seconds the grader may take;
-# CLASSROOM50_OUT=dir.
-## an autograder per lab for Classroom 50 (GitHub): LAB=01, RUBRIC=, TIMEOUT=540; into build/classroom50
+# config repository: LAB=01 for one; LAB=all for one assignment of the whole workbook, every lab
+# graded at each push; RUBRIC=file; TIMEOUT=seconds the grader may take; CLASSROOM50_OUT=dir.
+## an autograder per lab for Classroom 50 (GitHub): LAB=01, LAB=all (one for every lab), RUBRIC=, TIMEOUT=540; into build/classroom50
 classroom50:
-	@[ -z "$(LAB)" ] || [ -n "$(LAB_NAME)" ] || { echo "make classroom50: no lab '$(LAB)' here (labs: $(LABS))" >&2; exit 2; }
-	@scripts/make-classroom50 "$(or $(CLASSROOM50_OUT),$(BUILD)/classroom50)" "$(if $(LAB),$(LAB_NAME))" \
+	@[ -z "$(LAB)" ] || [ "$(LAB)" = all ] || [ -n "$(LAB_NAME)" ] || \
+	  { echo "make classroom50: no lab '$(LAB)' here (labs: $(LABS), or all)" >&2; exit 2; }
+	@scripts/make-classroom50 "$(or $(CLASSROOM50_OUT),$(BUILD)/classroom50)" "$(if $(filter all,$(LAB)),all,$(if $(LAB),$(LAB_NAME)))" \
 	  "$(or $(RUBRIC),grading/rubric.txt)" "$(or $(TIMEOUT),540)"

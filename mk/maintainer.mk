@@ -65,9 +65,10 @@ program-parts:
 # ---- every .cu file through nvcc (CI: the GPU build must at least compile here) ----
 
 # Left out: files meant not to compile (the grader's test of a compile error, the CPU
-# backend's compile-time rejections) and the CPU backend's tests of CPU-only behavior.
+# backend's compile-time rejections; solutions/variants/strassen.cu, a part of the variant
+# strassen, which nvcc-all builds whole below) and the CPU backend's tests of CPU-only behavior.
 ALL_CU := $(filter-out %/compile_error.cu cpusim/tests/suite/compile_fail/% cpusim/tests/suite/cpu_only/%,$(wildcard harness/*.cu \
-  labs/*/*.cu solutions/*/*.cu solutions/variants/*/*/*.cu tests/corpus/*/*.cu tests/corpus/*/*/*.cu cpusim/tests/suite/*.cu \
+  labs/*/*.cu solutions/[0-9]*/*.cu solutions/variants/*/*/*.cu tests/corpus/*/*.cu tests/corpus/*/*/*.cu cpusim/tests/suite/*.cu \
   cpusim/tests/samples/*.cu cpusim/tests/samples/*/*.cu tests/fixtures/*/*.cu))
 
 ## compile every .cu file with nvcc and link every GPU program (no GPU needed)
@@ -94,11 +95,14 @@ bench-backend: $(foreach l,$(SOLUTION_LABS),$(call lab_program,$(l),solutions,cp
 # which has no solutions to time (its reports: BENCH_OUT/grade-all, or grade-NN). The worst exit status of the two
 # (0 all timed, 1 something wrong or not run, 2 could not run) is printed: make's is 2 for any.
 BENCH_OUT ?= $(BUILD)/bench
-# The stretch kernels the bench times beside the solutions (harness/bench.cpp names them too).
-BENCH_STRETCH := solutions/variants/coarsened/02_matmul_tiled solutions/variants/strassen/03_matmul_register
-# Their programs: on the GPU for the bench, on the CPU backend for their tests (mk/tests.mk).
-$(foreach v,$(BENCH_STRETCH),$(if $(filter $(patsubst %/,%,$(dir $(v))),$(SRC_DIRS)),,$(foreach f,gpu cpu,\
+# The stretch kernels the bench times beside the solutions (harness/bench.cpp names them too): a
+# folder of solutions/variants/, and strassen, a row of variants.txt made into $(VARIANTS).
+BENCH_STRETCH := solutions/variants/coarsened/02_matmul_tiled $(VARIANTS)/strassen/03_matmul_register
+# Their programs: on the GPU for the bench, on the CPU backend for their tests (mk/tests.mk); a
+# made variant has its rules from mk/variants.mk already. nvcc-all builds them too.
+$(foreach v,$(BENCH_STRETCH),$(if $(filter $(SRC_DIRS) $(VARIANTS)/%,$(patsubst %/,%,$(dir $(v)))),,$(foreach f,gpu cpu,\
   $(eval $(call lab_program_rules,$(notdir $(v)),$(patsubst %/,%,$(dir $(v))),$(f))))))
+nvcc-all: $(if $(SOLUTION_LABS),$(foreach v,$(BENCH_STRETCH),$(call lab_program,$(notdir $(v)),$(patsubst %/,%,$(dir $(v))),gpu)))
 ## on a GPU: every solution against cuBLAS, a copy and CUB; writes performance.md and .svg, and grading/targets.txt
 bench:
 	@[ "$(BACKEND)" = gpu ] || { echo "make bench needs a GPU: it times the solutions and cuBLAS on one, and this" \

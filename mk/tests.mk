@@ -20,9 +20,10 @@ TESTED_CORPUS := no_guard_01 no_store_guard_02 off_by_one_tiles_02 no_first_sync
   untransposed_04 no_store_guard_04 grid_floor_04 no_first_sync_04 no_load_guard_04 no_sync_05 no_memset_05 no_tail_05 \
   misaligned_05 cached_result_01 skip_when_done_01
 TEST_PROGRAMS += $(if $(SOLUTION_LABS),$(foreach f,$(TEST_BACKENDS),$(foreach n,$(TESTED_CORPUS),$(call corpus_program,$(n),$(f)))))
-# Lab 03's stretch kernel (solutions/variants/strassen: make bench times it) on the CPU backend,
-# where its test checks both of its paths.
-TEST_PROGRAMS += $(if $(and $(SOLUTION_LABS),$(filter cpu,$(TEST_BACKENDS))),$(call lab_program,03_matmul_register,solutions/variants/strassen,cpu))
+# Lab 03's stretch kernel (the variant strassen, made from the solution and
+# solutions/variants/strassen.cu: make bench times it) on the CPU backend, where its test checks
+# both of its paths.
+TEST_PROGRAMS += $(if $(and $(SOLUTION_LABS),$(filter cpu,$(TEST_BACKENDS))),$(call lab_program,03_matmul_register,$(VARIANTS)/strassen,cpu))
 TEST_PROGRAMS += $(if $(and $(SOLUTION_LABS),$(filter cpu,$(TEST_BACKENDS))),$(call corpus_program,no_atomics_05,cpu-tsan) \
   $(call corpus_program,no_load_guard_04,cpu-asan))
 

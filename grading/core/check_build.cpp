@@ -167,6 +167,7 @@ std::vector<std::pair<std::string, Program*>> solution_flavors(const Context& ct
 // toolkit) is this machine's failure, which must not pass for the student's.
 void build_solution(const Context& ctx, const LabRubric& lab, Program* solution, Program* solution_watched) {
   if (!ctx.have_solutions || !exists("solutions/" + lab.folder + "/" + lab.file())) return;
+  if (!solution->path.empty()) return;  // build_shared made it
   std::string log;
   for (auto [flavor, program] : solution_flavors(ctx, solution, solution_watched)) {
     if (!make_program(ctx, "solutions", lab, flavor, program, &log)) {
@@ -329,25 +330,42 @@ std::vector<std::string> build_failure(const Context& ctx, const LabRubric& lab,
 
 }  // namespace
 
-bool build_shared(const Context& ctx, const std::vector<const LabRubric*>& labs) {
-  std::string folders, solved, flavors;
+bool build_shared(const Context& ctx, const std::vector<const LabRubric*>& labs, std::vector<LabPrograms>* programs) {
+  std::string folders, flavors;
+  std::vector<std::string> solved;  // the folders whose solutions are here, once each
   const auto add = [](std::string* list, const std::string& word) {
     if ((" " + *list + " ").find(" " + word + " ") == std::string::npos) *list += (list->empty() ? "" : " ") + word;
   };
   for (const LabRubric* lab : labs) {
     add(&folders, lab->folder);
-    if (ctx.have_solutions && exists("solutions/" + lab->folder + "/" + lab->file())) add(&solved, lab->folder);
+    const bool have = ctx.have_solutions && exists("solutions/" + lab->folder + "/" + lab->file());
+    if (have && std::find(solved.begin(), solved.end(), lab->folder) == solved.end()) solved.push_back(lab->folder);
   }
-  LabPrograms programs;
+  LabPrograms none;
   for (const LabRubric* lab : labs) {
-    for (const auto& f : flavors_needed(ctx, lab->folder, &programs)) add(&flavors, f.first);
+    for (const auto& f : flavors_needed(ctx, lab->folder, &none)) add(&flavors, f.first);
   }
   bool built = run_make(ctx, {"program-parts", "LAB=" + folders, "SRC=labs", "PART_FLAVORS=" + flavors}).exited(0);
-  Program solution, watched;
-  for (const auto& flavor : solution_flavors(ctx, &solution, &watched)) {
-    if (built && !solved.empty()) built = run_make(ctx, {"program", "LAB=" + solved, "SRC=solutions", "FLAVOR=" + flavor.first}).exited(0);
+  if (!built || solved.empty()) return built;
+  // The solutions' programs, one make per flavor for every lab; each lab's build takes them
+  // from here rather than asking make again.
+  std::string list;
+  for (const std::string& folder : solved) list += (list.empty() ? "" : " ") + folder;
+  const std::vector<std::pair<std::string, Program*>> solution_builds = solution_flavors(ctx, &none.solution, &none.solution_watched);
+  for (size_t f = 0; f < solution_builds.size(); ++f) {
+    const lab::RunResult r = run_make(ctx, {"program", "LAB=" + list, "SRC=solutions", "FLAVOR=" + solution_builds[f].first});
+    const std::vector<std::string> paths = printed_paths(r.output, solved.size());
+    if (!r.exited(0) || paths.size() != solved.size()) return false;
+    for (size_t i = 0; i < labs.size(); ++i) {
+      const size_t k = size_t(std::find(solved.begin(), solved.end(), labs[i]->folder) - solved.begin());
+      if (k == solved.size()) continue;
+      LabPrograms& p = (*programs)[i];
+      Program* program = solution_flavors(ctx, &p.solution, &p.solution_watched)[f].second;
+      if (!program_at(paths[k], *labs[i], program)) return false;
+      program->solution = true;
+    }
   }
-  return built;
+  return true;
 }
 
 CheckResult check_build(const Context& ctx, const LabRubric& lab, LabPrograms* programs) {

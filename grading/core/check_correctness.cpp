@@ -1,22 +1,14 @@
 // The correctness check: every shape of the rubric, run twice on the same inputs (two thread
 // orders on the CPU backend), against fp64 references this process computes.
-#include <sched.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
-#include <cstdlib>
 #include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <functional>
-#include <optional>
-#include <sstream>
-#include <thread>
 
 #include "grading/core/case_runs.h"
 #include "grading/core/checks.h"
+#include "grading/core/kept_times.h"
 #include "grading/core/quoting.h"
 #include "grading/core/report.h"
 
@@ -81,50 +73,10 @@ struct Counted {
   Limits watched;                  // of the watched pass (its shapes: the main ones)
 };
 
-// On the CPU backend the solution's run of the correctness shapes costs seconds a lab (lab 02's
-// shapes, 2,100,000 rows among them, about 16 s: docs/results/grade-rerun-kept-cpu.log) and tells
-// the same for any seed: how long each shape takes it on this machine. A run in which it
-// computed every shape is kept in the build folder, named after its program, the step, the
-// pass's settings, the shapes, the machine and the cores it may use, for the gradings after it
-// (a rerun, a class's other students); a run that left a shape out is not kept, so a passing
-// failure of the machine is measured again next time. Only where namespaces keep the build
-// folder read-only to student code: elsewhere a student's program could write the times the
-// next grading reads.
-std::string solution_times_path(const Context& ctx, const LabRubric& lab, const Program& solution, const PassSettings& pass) {
-  char host[256] = "";
-  gethostname(host, sizeof host - 1);
-  cpu_set_t cpus;
-  const int usable = sched_getaffinity(0, sizeof cpus, &cpus) == 0 ? CPU_COUNT(&cpus) : 0;
-  const char* threads = std::getenv("CPUSIM_THREADS");
-  std::string key = solution.fingerprint + "\n" + solution.step + "\n" + pass.name + "\n" + host + "\n" + std::to_string(usable) +
-                    " " + std::to_string(std::thread::hardware_concurrency()) + " " + (threads != nullptr ? threads : "-") + "\n";
-  for (const lab::Case& shape : lab.shapes) key += shape.describe() + "\n";
-  char name[32];
-  std::snprintf(name, sizeof name, "%016zx", std::hash<std::string>{}(key));
-  return ctx.build_dir + "/solution-times/" + name;
-}
-
-// What a kept file says it is, on its first line: the lab's part, the pass and the shapes.
-std::string kept_times_title(const LabRubric& lab, const PassSettings& pass) {
-  std::string title = "# " + lab.step.id + ", " + pass.name + ":";
-  for (const lab::Case& shape : lab.shapes) title += " " + shape.describe();
-  return title;
-}
-
-// The per-shape seconds kept at PATH, after its title line, when there are N of them and each is
-// a time the rubric's run could take.
-std::optional<std::vector<double>> kept_solution_times(const Context& ctx, const std::string& path, size_t n) {
-  std::ifstream in(path);
-  std::string title;
-  if (!std::getline(in, title) || title.rfind("# ", 0) != 0) return std::nullopt;
-  std::vector<double> seconds;
-  for (double s; in >> s;) {
-    // -1: a shape the pass does not run.
-    if (!std::isfinite(s) || (s < 0 && s != -1) || s > ctx.rubric->timeout_run) return std::nullopt;
-    seconds.push_back(s);
-  }
-  if (seconds.size() != n) return std::nullopt;
-  return seconds;
+// Whether each of SECONDS is a time the rubric's run could take, or -1 (a shape the pass does
+// not run).
+bool plausible_seconds(const Context& ctx, const std::vector<double>& seconds) {
+  return std::all_of(seconds.begin(), seconds.end(), [&](double s) { return s == -1 || (s >= 0 && s <= ctx.rubric->timeout_run); });
 }
 
 // The solution's seconds per shape in one pass of PROGRAM over the shapes WHICH (-1 elsewhere),
@@ -134,12 +86,10 @@ std::vector<double> solution_seconds(const Context& ctx, const LabRubric& lab, c
                                      const std::vector<size_t>& which, const PassSettings& pass,
                                      std::vector<std::pair<size_t, CaseVerdict>>* failed, bool* kept_used) {
   const size_t n = cases.cases.size();
-  const std::string kept = ctx.backend == "cpu" && ctx.sandbox.namespaces ? solution_times_path(ctx, lab, solution, pass) : "";
-  if (!kept.empty()) {
-    if (const auto seconds = kept_solution_times(ctx, kept, n)) {
-      *kept_used = true;
-      return *seconds;
-    }
+  const std::string kept = kept_times_path(ctx, lab, solution, std::string("correctness, ") + pass.name);
+  if (const auto seconds = read_kept_times(kept, n); seconds && plausible_seconds(ctx, *seconds)) {
+    *kept_used = true;
+    return *seconds;
   }
   const Cases solved = copy_cases(ctx, cases, "correctness-solution");
   const Pass ref = serve_pass(ctx, solution, solved, which, pass.env, fixed_limits(ctx, n));
@@ -154,12 +104,9 @@ std::vector<double> solution_seconds(const Context& ctx, const LabRubric& lab, c
     }
   }
   if (!kept.empty() && all) {
-    std::ostringstream times;
-    times << kept_times_title(lab, pass) << "\n";
-    for (double s : seconds) times << s << "\n";
-    std::error_code ec;
-    std::filesystem::create_directories(std::filesystem::path(kept).parent_path(), ec);
-    write_atomically(kept, times.str());  // a grading that cannot keep it measures again next time
+    std::string title = lab.step.id + ", the solution's seconds per shape, correctness pass " + pass.name + ":";
+    for (const lab::Case& shape : lab.shapes) title += " " + shape.describe();
+    keep_times(kept, title, seconds);
   }
   return seconds;
 }
@@ -232,24 +179,44 @@ struct Passes {
   std::vector<size_t> second_shapes, watched_shapes;  // the shapes the second and the watched pass ran
 };
 
-Passes run_passes(const Context& ctx, const LabRubric& lab, const LabPrograms& programs, const Cases& cases,
-                  const Counted& counted) {
+// The cases of PART's run put into WHOLE, a pass over more shapes.
+void merge(Pass* whole, const Pass& part, const std::vector<size_t>& which) {
+  for (size_t i : which) {
+    whole->seconds[i] = part.seconds[i];
+    whole->stopped[i] = part.stopped[i];
+  }
+  if (whole->failed_output.empty()) whole->failed_output = part.failed_output;
+}
+
+Passes start_passes(const Context& ctx, const LabRubric& lab, const LabPrograms& programs, const Cases& cases) {
   Passes p;
-  p.first = serve_pass(ctx, programs.main, cases, counted.shapes, kFirstPass.env, counted.limits);
-  std::vector<size_t> finished;
-  for (size_t i : counted.shapes) {
-    if (p.first.seconds[i] >= 0) finished.push_back(i);
+  const size_t n = lab.shapes.size();
+  for (Pass* pass : {&p.first, &p.second, &p.watched}) {
+    pass->seconds.assign(n, -1);
+    pass->stopped.assign(n, "");
   }
   p.again = copy_cases(ctx, cases, "correctness-again");
-  p.second_shapes = second_pass_shapes(ctx, lab, cases, p.first, finished);
-  p.second = serve_pass(ctx, programs.main, p.again, p.second_shapes, kSecondPass.env, counted.limits);
-  p.watched.seconds.assign(cases.cases.size(), -1);
-  if (!programs.watched.path.empty()) {
-    p.watched_cases = copy_cases(ctx, cases, "correctness-watched");
-    p.watched_shapes = watched_shapes(lab, finished);
-    p.watched = serve_pass(ctx, programs.watched, p.watched_cases, p.watched_shapes, kWatchedPass.env, counted.watched);
-  }
+  if (!programs.watched.path.empty()) p.watched_cases = copy_cases(ctx, cases, "correctness-watched");
   return p;
+}
+
+// The three passes over the shapes GROUP, into P.
+void run_passes(const Context& ctx, const LabRubric& lab, const LabPrograms& programs, const Cases& cases,
+                const Counted& counted, const std::vector<size_t>& group, Passes* p) {
+  if (group.empty()) return;
+  const Pass first = serve_pass(ctx, programs.main, cases, group, kFirstPass.env, counted.limits);
+  merge(&p->first, first, group);
+  std::vector<size_t> finished;
+  for (size_t i : group) {
+    if (first.seconds[i] >= 0) finished.push_back(i);
+  }
+  const std::vector<size_t> again = second_pass_shapes(ctx, lab, cases, first, finished);
+  merge(&p->second, serve_pass(ctx, programs.main, p->again, again, kSecondPass.env, counted.limits), again);
+  p->second_shapes.insert(p->second_shapes.end(), again.begin(), again.end());
+  if (programs.watched.path.empty()) return;
+  const std::vector<size_t> watched = watched_shapes(lab, finished);
+  merge(&p->watched, serve_pass(ctx, programs.watched, p->watched_cases, watched, kWatchedPass.env, counted.watched), watched);
+  p->watched_shapes.insert(p->watched_shapes.end(), watched.begin(), watched.end());
 }
 
 // The verdict on each counted shape from the passes, the failing run's where one fails. Its
@@ -323,17 +290,26 @@ std::vector<std::string> failures_text(const LabRubric& lab, const std::vector<s
   return text;
 }
 
+// Whether every main shape passed and some shape with something to compute did, among SHAPES:
+// what the later checks wait for.
+bool main_shapes_pass(const LabRubric& lab, const std::vector<size_t>& shapes, const std::vector<CaseVerdict>& verdicts) {
+  bool main_ok = true, nonempty = false;
+  for (size_t i : shapes) {
+    if (std::find(lab.main_shapes.begin(), lab.main_shapes.end(), i) != lab.main_shapes.end()) main_ok &= verdicts[i].pass;
+    nonempty |= verdicts[i].pass && !lab.shapes[i].empty();
+  }
+  return main_ok && nonempty;
+}
+
 // The check's score, status and report from the verdicts; *MAIN_CORRECT when every main shape
 // passed.
 void score_correctness(const Context& ctx, const LabRubric& lab, const Counted& counted, const std::vector<CaseVerdict>& verdicts,
                        const Passes& t, CheckResult* c, bool* main_correct) {
   int passed = 0, passed_nonempty = 0;
-  bool main_ok = true;
   for (size_t i : counted.shapes) {
     const bool pass = verdicts[i].pass;
     passed += pass;
     passed_nonempty += pass && !lab.shapes[i].empty();
-    if (std::find(lab.main_shapes.begin(), lab.main_shapes.end(), i) != lab.main_shapes.end()) main_ok &= pass;
   }
   const int total = int(counted.shapes.size());
   c->details = {std::to_string(passed) + " of " + std::to_string(total) + " shapes correct, seed " + std::to_string(ctx.seed)};
@@ -349,19 +325,35 @@ void score_correctness(const Context& ctx, const LabRubric& lab, const Counted& 
     c->status = Status::kFail;
     if (passed > 0) c->details.push_back("(the shapes with nothing to compute pass, but count only once another shape does)");
   }
-  *main_correct = main_ok && passed_nonempty > 0;
+  *main_correct = main_shapes_pass(lab, counted.shapes, verdicts);
   if (c->status == Status::kPass && counted.notes.empty()) c->details.clear();
 }
 
 }  // namespace
 
-CheckResult check_correctness(const Context& ctx, const LabRubric& lab, const LabPrograms& programs, bool* main_correct) {
+CheckResult check_correctness(const Context& ctx, const LabRubric& lab, const LabPrograms& programs, bool* main_correct,
+                              const std::function<void()>& when_main_correct) {
   const auto start = Clock::now();
   CheckResult c("correctness", Status::kFail, lab.points_correctness);
   const Cases cases = write_cases(ctx, "correctness", lab.shapes);
   const Counted counted = count_against_solution(ctx, lab, programs, cases);
-  const Passes passes = run_passes(ctx, lab, programs, cases, counted);
+  // On the CPU backend the once shapes (most of a lab's time there) run last, after every pass
+  // over the others: the main shapes' verdicts are known before them, and whatever waits for
+  // those can run beside them.
+  std::vector<size_t> others, once;
+  for (size_t i : counted.shapes) {
+    const bool is_once = ctx.backend == "cpu" && std::find(lab.once_shapes.begin(), lab.once_shapes.end(), i) != lab.once_shapes.end();
+    (is_once ? once : others).push_back(i);
+  }
+  Passes passes = start_passes(ctx, lab, programs, cases);
+  run_passes(ctx, lab, programs, cases, counted, others, &passes);
   std::vector<size_t> diagnose;
+  if (when_main_correct && !once.empty()) {
+    const std::vector<CaseVerdict> so_far = judge_passes(ctx, lab, cases, passes, others, &diagnose);
+    if (main_shapes_pass(lab, others, so_far)) when_main_correct();
+    diagnose.clear();
+  }
+  run_passes(ctx, lab, programs, cases, counted, once, &passes);
   std::vector<CaseVerdict> verdicts = judge_passes(ctx, lab, cases, passes, counted.shapes, &diagnose);
   if (!diagnose.empty()) diagnose_reads_output(ctx, programs.main, cases, diagnose, counted.limits, &verdicts);
   score_correctness(ctx, lab, counted, verdicts, passes, &c, main_correct);

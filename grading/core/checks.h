@@ -5,6 +5,7 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
 #include <vector>
 
 #include "grading/core/types.h"
@@ -14,12 +15,16 @@ namespace grade {
 // Builds what the labs' builds share, for all of LABS at once (the programs' parts in every
 // flavor they need, the solutions' programs), so that the labs' own builds can then run side by
 // side, each writing only its own files. False when something failed to build: each lab's build
-// makes the same again, one lab at a time, and reports what fails.
-bool build_shared(const Context& ctx, const std::vector<const LabRubric*>& labs);
+// makes the same again, one lab at a time, and reports what fails. The solutions' programs it
+// made are in PROGRAMS, one per lab of LABS, for each lab's build to take.
+bool build_shared(const Context& ctx, const std::vector<const LabRubric*>& labs, std::vector<LabPrograms>* programs);
 // Builds the lab program(s) of one lab, once for all its steps; the check that says how it went.
 CheckResult check_build(const Context& ctx, const LabRubric& lab, LabPrograms* programs);
-// Sets *main_correct when every one of the rubric's main shapes passed: the later checks wait for it.
-CheckResult check_correctness(const Context& ctx, const LabRubric& lab, const LabPrograms& programs, bool* main_correct);
+// Sets *main_correct when every one of the rubric's main shapes passed: the later checks wait for
+// it. WHEN_MAIN_CORRECT, if given, is called as soon as that is known, where the check has more
+// to run after (on the CPU backend, the once shapes), so that those checks can run beside it.
+CheckResult check_correctness(const Context& ctx, const LabRubric& lab, const LabPrograms& programs, bool* main_correct,
+                              const std::function<void()>& when_main_correct = {});
 CheckResult check_safety(const Context& ctx, const LabRubric& lab, const LabPrograms& programs);
 CheckResult check_technique(const Context& ctx, const LabRubric& lab, const LabPrograms& programs);
 // make check's line of the technique check's estimate (the CPU backend; "" on a GPU, or when the

@@ -13,6 +13,7 @@
 #include "grading/core/build_folder.h"
 #include "grading/core/cannot_grade.h"
 #include "grading/core/checks.h"
+#include "grading/core/machine.h"
 #include "grading/core/report.h"
 #include "grading/core/skeletons.h"
 #include "grading/core/targets.h"
@@ -20,6 +21,10 @@
 namespace grade {
 
 namespace {
+
+// MiB of memory a machine must have to spare for a lab's safety runs to run beside its
+// correctness runs.
+constexpr long long kSafetyBesideMib = 4096;
 
 std::string main_shapes_text(const grade::LabRubric& l) {
   std::string text;
@@ -65,6 +70,10 @@ struct LabGrading {
   // by one thread, and share SOME_CORRECT.
   bool grades_build = true;
   std::shared_ptr<bool> some_correct = std::make_shared<bool>(false);
+  // Whether the safety check may start as soon as the main shapes pass, beside the rest of the
+  // correctness check (grade_labs says when), and its result once it did.
+  bool safety_beside = false;
+  std::future<grade::CheckResult> safety{};
 
   void record(grade::CheckResult c) {
     log.add(grade::check_text(c));
@@ -104,7 +113,13 @@ void grade_correctness(const grade::Context& ctx, LabGrading& g) {
     correctness.details = {"not done: " + file + " does not define " + l.step.launcher + "(), this step's launcher " +
                            "(harness/launchers.h declares it): the step is not graded, the lab's other steps are"};
   } else if (built) {
-    correctness = grade::check_correctness(ctx, l, g.programs, &main_correct);
+    std::function<void()> start_safety;
+    if (g.safety_beside && l.points_safety > 0) {
+      start_safety = [&ctx, &g, &l] {
+        g.safety = std::async(std::launch::async, [&ctx, &g, &l] { return grade::check_safety(ctx, l, g.programs); });
+      };
+    }
+    correctness = grade::check_correctness(ctx, l, g.programs, &main_correct, start_safety);
   }
   if (correctness.points > 0) *g.some_correct = true;
   if (g.grades_build) {
@@ -151,7 +166,7 @@ void grade_later_checks(const grade::Context& ctx, LabGrading& g) {
     if (l.points_safety == 0) {
       g.off("safety");
     } else {
-      g.record(grade::check_safety(ctx, l, g.programs));
+      g.record(g.safety.valid() ? g.safety.get() : grade::check_safety(ctx, l, g.programs));
     }
     if (technique.valid()) g.record(technique.get());
     if (!ctx.quick && l.points_technique == 0) g.off("technique");
@@ -160,6 +175,7 @@ void grade_later_checks(const grade::Context& ctx, LabGrading& g) {
     const std::string estimate = ctx.quick ? grade::technique_estimate(ctx, l, g.programs) : "";
     if (!estimate.empty()) g.log.add("  " + estimate + "\n");
   } else {
+    if (g.safety.valid()) g.safety.wait();  // started, though the verdicts then went another way
     g.skipped("safety", l.points_safety);
     if (!ctx.quick) g.skipped("technique", l.points_technique);
   }
@@ -222,12 +238,12 @@ std::vector<LabGrading> build_labs(const grade::Context& ctx, const std::vector<
     const grade::BuildLock lock(ctx.build_dir);
     std::string error;
     if (!grade::prepare_build_folder(ctx.build_dir, build_stamp, &error)) throw grade::CannotGrade(error);
-    const bool shared = grade::build_shared(ctx, labs);
+    std::vector<grade::LabPrograms> programs(labs.size());
+    const bool shared = grade::build_shared(ctx, labs, &programs);
     std::vector<size_t> first_steps;
     for (size_t i = 0; i < labs.size(); ++i) {
       if (i == 0 || labs[i]->folder != labs[i - 1]->folder) first_steps.push_back(i);
     }
-    std::vector<grade::LabPrograms> programs(labs.size());
     std::vector<grade::CheckResult> builds(labs.size(), grade::CheckResult("build", grade::Status::kSkip, 0));
     run_at_once(first_steps.size(), shared ? jobs : 1, [&](size_t k) {
       builds[first_steps[k]] = grade::check_build(ctx, *labs[first_steps[k]], &programs[first_steps[k]]);
@@ -266,6 +282,14 @@ std::vector<LabGrading> build_labs(const grade::Context& ctx, const std::vector<
 std::vector<LabResult> grade_labs(const grade::Context& ctx, const std::vector<const grade::LabRubric*>& labs,
                                   const std::string& build_stamp, int jobs) {
   std::vector<LabGrading> gradings = build_labs(ctx, labs, build_stamp, jobs);
+  // On the CPU backend a lab's safety runs (ThreadSanitizer's on one OS thread, about 2 s) leave
+  // a core idle; beside the once shapes, the longest of the correctness runs, they use it
+  // (docs/grading-speed.md measures it). Only where the machine has a core and the memory to
+  // spare for it (ThreadSanitizer's run of lab 02 takes 0.9 GB, the tall shape's 0.13 GB), and
+  // labs are graded one at a time, as on the CPU backend by default.
+  const bool safety_beside = ctx.backend == "cpu" && jobs == 1 && grade::usable_cores() >= 2 &&
+                             grade::memory_to_spare_mib() >= kSafetyBesideMib;
+  for (LabGrading& g : gradings) g.safety_beside = safety_beside;
   if (jobs == 1) {
     for (LabGrading& g : gradings) {
       grade_checks(ctx, g);

@@ -1,14 +1,12 @@
 #include "grading/core/make_program.h"
 
-#include <sched.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <filesystem>
 #include <sstream>
 
 #include "common/text.h"
 #include "grading/core/isolation.h"
+#include "grading/core/machine.h"
 #include "grading/core/quoting.h"
 
 namespace grade {
@@ -22,18 +20,8 @@ std::string object_of(const std::string& program, const LabRubric& lab) {
   return obj + "/" + lab.stem + ".o";
 }
 
-namespace {
-
-// The cores this process may run on (a platform's container or taskset can give fewer than the
-// machine has): a compile for each, no more, so that a small grading machine's memory holds them.
-int usable_cores() {
-  cpu_set_t set;
-  if (sched_getaffinity(0, sizeof set, &set) == 0) return std::max(1, CPU_COUNT(&set));
-  return int(std::max(1L, sysconf(_SC_NPROCESSORS_ONLN)));
-}
-
-}  // namespace
-
+// A compile for each core this process may use, no more, so that a small grading machine's
+// memory holds them.
 lab::RunResult run_make(const Context& ctx, const std::vector<std::string>& args, const std::vector<std::string>* own) {
   std::vector<std::string> argv = {"make", "--no-print-directory", "-s", "-j" + std::to_string(usable_cores()),
                                    "BUILD=" + ctx.build_dir};
@@ -45,9 +33,7 @@ lab::RunResult run_make(const Context& ctx, const std::vector<std::string>& args
   return r;
 }
 
-namespace {
-
-std::vector<std::string> last_lines(const std::string& output, size_t n) {
+std::vector<std::string> printed_paths(const std::string& output, size_t n) {
   std::vector<std::string> lines;
   std::istringstream in(output);
   for (std::string line; std::getline(in, line);) lines.push_back(line);
@@ -55,19 +41,19 @@ std::vector<std::string> last_lines(const std::string& output, size_t n) {
   return lines;
 }
 
-}  // namespace
+bool program_at(const std::string& path, const LabRubric& lab, Program* program) {
+  program->path = std::filesystem::absolute(path).string();
+  program->object = object_of(path, lab);
+  program->fingerprint = fingerprint(path);
+  return !program->fingerprint.empty();
+}
 
 bool make_program(const Context& ctx, const std::string& src, const LabRubric& lab, const std::string& flavor,
                   Program* program, std::string* log, const std::vector<std::string>* own) {
   const lab::RunResult r = run_make(ctx, {"program", "LAB=" + lab.folder, "SRC=" + src, "FLAVOR=" + flavor}, own);
   *log = r.output;
-  if (!r.exited(0)) return false;
-  const std::string path = last_lines(r.output, 1).front();
-  // Absolute: student programs run in working folders of their own.
-  program->path = std::filesystem::absolute(path).string();
-  program->object = object_of(path, lab);
-  program->fingerprint = fingerprint(path);
-  return !program->fingerprint.empty();
+  const std::vector<std::string> paths = printed_paths(r.output, 1);
+  return r.exited(0) && !paths.empty() && program_at(paths.front(), lab, program);
 }
 
 std::vector<std::string> make_program_parts(const Context& ctx, const std::string& src, const LabRubric& lab,
@@ -78,7 +64,7 @@ std::vector<std::string> make_program_parts(const Context& ctx, const std::strin
   if (!r.exited(0)) {
     throw CannotGrade("the harness of lab " + lab.folder + " does not build here; make said:\n" + joined(quote_output(r.output, 15)));
   }
-  std::vector<std::string> paths = last_lines(r.output, flavors.size());
+  std::vector<std::string> paths = printed_paths(r.output, flavors.size());
   for (std::string& path : paths) path = std::filesystem::absolute(path).string();
   return paths;
 }

@@ -18,6 +18,13 @@ lab::RunResult run_make(const Context& ctx, const std::vector<std::string>& args
 // The object of the student's file in PROGRAM, a lab program of LAB.
 std::string object_of(const std::string& program, const LabRubric& lab);
 
+// The lab program at PATH, one of LAB's, as a Program: absolute (student programs run in working
+// folders of their own), with its object and fingerprint. False when it cannot be read.
+bool program_at(const std::string& path, const LabRubric& lab, Program* program);
+
+// The last N lines of make's OUTPUT, where make program and make program-parts print paths.
+std::vector<std::string> printed_paths(const std::string& output, size_t n);
+
 // Builds one lab program, from folder SRC in FLAVOR, into *PROGRAM (with *LOG what make said).
 bool make_program(const Context& ctx, const std::string& src, const LabRubric& lab, const std::string& flavor,
                   Program* program, std::string* log, const std::vector<std::string>* own = nullptr);

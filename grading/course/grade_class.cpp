@@ -154,6 +154,7 @@ std::vector<std::string> grader_command(const Class& c, const std::string& root,
   if (!c.o.lab.empty()) argv.insert(argv.end(), {"--lab", c.o.lab});
   if (!c.build_dir.empty()) argv.insert(argv.end(), {"--build-dir", c.build_dir});
   if (c.grader_jobs > 0) argv.insert(argv.end(), {"--jobs", std::to_string(c.grader_jobs)});
+  if (c.backend == "gpu") argv.insert(argv.end(), {"--keep-solution-times", c.solution_times_token});
   // What student code must not read: the class's submissions (and the download they came from),
   // and every student's folder and the similarity report's copies in OUT (the grader reads its own
   // student's outside the fences).
@@ -357,6 +358,7 @@ Class make_class(const Options& o) {
   if (grades_here && o.slurm_task < 0) hold_class_lock(o.out);
   c.seed = class_seed(o);
   c.build_dir = shared_build_folder(o);
+  c.solution_times_token = std::to_string(time(nullptr)) + "-" + std::to_string(getpid());
   return c;
 }
 

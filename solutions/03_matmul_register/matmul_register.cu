@@ -18,6 +18,12 @@
 //           ones are multiplied. When C has fewer tiles than the GPU has SMs, the blocks
 //           share K out too (split-K), so that small products fill the GPU.
 //
+// The file reads in that order: step 1, step 2, step 3, each a section and a namespace of its
+// own (step1, step2, step3) that holds its constants and its kernel; the launchers of steps 1
+// and 2 follow their kernels, so that step 1 needs nothing below its launcher. Step 3's given
+// machinery (loading the tiles, split-K, its launcher) is at the end of the file, below a line
+// that marks it: you need not read it.
+//
 // Given: every constant and shared array; for steps 1 and 2 the staging of the tiles in
 // shared memory (stage_tile) and the loop along K with its barriers; for step 3 the tile
 // loading, the double-buffered loop, the choice of float4 or scalar accesses and split-K; the
@@ -131,6 +137,15 @@ __global__ void __launch_bounds__(kThreads)
 
 }  // namespace step1
 
+// ---- step 1's launcher ----
+
+void matmul_register_1d(const float* A, const float* B, float* C, int M, int N, int K) {
+  if (M == 0 || N == 0) return;  // no elements of C; with K = 0 the kernel writes zeros
+  const dim3 grid(ceil_div(N, step1::kBlockN), ceil_div(M, step1::kBlockM));
+  step1::matmul_register_1d_kernel<<<grid, step1::kThreads>>>(A, B, C, M, N, K);
+  CHECK_LAUNCH();
+}
+
 // ---- step 2: a square of outputs per thread ----
 
 namespace step2 {
@@ -213,7 +228,18 @@ __global__ void __launch_bounds__(kThreads)
 
 }  // namespace step2
 
+// ---- step 2's launcher ----
+
+void matmul_register_2d(const float* A, const float* B, float* C, int M, int N, int K) {
+  if (M == 0 || N == 0) return;
+  const dim3 grid(ceil_div(N, step2::kBlockN), ceil_div(M, step2::kBlockM));
+  step2::matmul_register_2d_kernel<<<grid, step2::kThreads>>>(A, B, C, M, N, K);
+  CHECK_LAUNCH();
+}
+
 // ---- step 3 (stretch): constants ----
+
+namespace step3 {
 
 constexpr int kBlockM = 256;  // rows of C per block
 constexpr int kBlockN = 128;  // columns of C per block
@@ -234,15 +260,12 @@ static_assert(kBlockM * kBlockK % (4 * kThreads) == 0, "the A tile loads in whol
 static_assert(kBlockK * kBlockN % (4 * kThreads) == 0, "the B tile loads in whole float4 per thread");
 constexpr int kLoadsA = kBlockM * kBlockK / (4 * kThreads);  // float4 loads per thread: 2
 constexpr int kLoadsB = kBlockK * kBlockN / (4 * kThreads);  // 1
-// Split-K (the launcher): the least depth of K a split sums, so that its loop runs long enough
-// to pay for the extra pass that adds the splits up.
-constexpr int kMinSplitDepth = 256;
 
 // Row and column indices are unsigned 32-bit: with M or N near 2^31 - 1 a partial tile
 // reaches past INT_MAX, which overflows an int, but never past 2^32. Addresses are 64-bit
 // (size_t(row) * cols): the products overflow any 32-bit type.
 
-// ---- tile loading (given) ----
+// ---- step 3: shared memory and the given tile loading ----
 
 // Shared memory: two buffers of each tile, so that one can be filled while the other is
 // read. A is stored transposed, k-major, so that a thread's values of A for one k come in
@@ -258,57 +281,15 @@ struct Staged {
   float4 b[kLoadsB];
 };
 
-// Four consecutive elements of a row-major matrix, zero where they fall outside it.
-// VEC: the caller guarantees the four are 16-byte aligned and all inside or all outside
-// the matrix (rows of a multiple of 4 elements, aligned base), so one float4 load serves.
-template <bool VEC>
-__device__ __forceinline__ float4 load4(const float* __restrict__ m, unsigned rows, unsigned cols, unsigned r, unsigned c) {
-  if constexpr (VEC) {
-    return (r < rows && c < cols) ? *reinterpret_cast<const float4*>(m + size_t(r) * cols + c)
-                                  : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-  } else {
-    float v[4];
-#pragma unroll
-    for (int i = 0; i < 4; ++i) v[i] = (r < rows && c + i < cols) ? m[size_t(r) * cols + c + i] : 0.0f;
-    return make_float4(v[0], v[1], v[2], v[3]);
-  }
-}
-
-// Thread t fetches A[m0 + f / 2][k0 + (f % 2)·4 ...] for f = t, t + 256 and
-// B[k0 + t / 32][n0 + (t % 32)·4 ...]: consecutive threads read consecutive 16-byte pieces.
+// Given, defined at the end of the file: fetch_tiles<VEC> starts the loads of the A tile at
+// (m0, k0) and the B tile at (k0, n0) from global memory into registers, zero outside the
+// matrices; store_tiles writes them into buffer buf of the shared tiles, A transposed.
 template <bool VEC>
 __device__ __forceinline__ void fetch_tiles(Staged& s, const float* __restrict__ A, const float* __restrict__ B,
-                                            int M, int N, int K, unsigned m0, unsigned n0, unsigned k0) {
-#pragma unroll
-  for (int i = 0; i < kLoadsA; ++i) {
-    const int f = threadIdx.x + i * kThreads;
-    s.a[i] = load4<VEC>(A, M, K, m0 + f / (kBlockK / 4), k0 + f % (kBlockK / 4) * 4);
-  }
-#pragma unroll
-  for (int i = 0; i < kLoadsB; ++i) {
-    const int f = threadIdx.x + i * kThreads;
-    s.b[i] = load4<VEC>(B, K, N, k0 + f / (kBlockN / 4), n0 + f % (kBlockN / 4) * 4);
-  }
-}
+                                            int M, int N, int K, unsigned m0, unsigned n0, unsigned k0);
+__device__ __forceinline__ void store_tiles(Tiles& t, int buf, const Staged& s);
 
-__device__ __forceinline__ void store_tiles(Tiles& t, int buf, const Staged& s) {
-#pragma unroll
-  for (int i = 0; i < kLoadsA; ++i) {  // transpose A on the way in
-    const int f = threadIdx.x + i * kThreads;
-    const int row = f / (kBlockK / 4), k = f % (kBlockK / 4) * 4;
-    t.a[buf][k + 0][row] = s.a[i].x;
-    t.a[buf][k + 1][row] = s.a[i].y;
-    t.a[buf][k + 2][row] = s.a[i].z;
-    t.a[buf][k + 3][row] = s.a[i].w;
-  }
-#pragma unroll
-  for (int i = 0; i < kLoadsB; ++i) {
-    const int f = threadIdx.x + i * kThreads;
-    *reinterpret_cast<float4*>(&t.b[buf][f / (kBlockN / 4)][f % (kBlockN / 4) * 4]) = s.b[i];
-  }
-}
-
-// ---- kernel ----
+// ---- step 3: kernel ----
 
 // grid  (ceil(N / 128), min(ceil(M / 256), kMaxGridRows), splits), block (256)
 // A: M×K, B: K×N, C: splits M×N slices, row-major. Block (bx, by, z) computes the 256×128
@@ -414,7 +395,76 @@ __global__ void __launch_bounds__(kThreads, 1)
   }
 }
 
-// ---- split-K's parts (given) ----
+}  // namespace step3
+
+// =================================================================================================
+// Given: step 3's machinery. Nothing below is yours to write, and the tasks need none of it: the
+// README's "Double buffering, one barrier per step" and "Small products: split-K" describe it.
+// =================================================================================================
+
+namespace step3 {
+
+// ---- tile loading ----
+
+// Four consecutive elements of a row-major matrix, zero where they fall outside it.
+// VEC: the caller guarantees the four are 16-byte aligned and all inside or all outside
+// the matrix (rows of a multiple of 4 elements, aligned base), so one float4 load serves.
+template <bool VEC>
+__device__ __forceinline__ float4 load4(const float* __restrict__ m, unsigned rows, unsigned cols, unsigned r, unsigned c) {
+  if constexpr (VEC) {
+    return (r < rows && c < cols) ? *reinterpret_cast<const float4*>(m + size_t(r) * cols + c)
+                                  : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+  } else {
+    float v[4];
+#pragma unroll
+    for (int i = 0; i < 4; ++i) v[i] = (r < rows && c + i < cols) ? m[size_t(r) * cols + c + i] : 0.0f;
+    return make_float4(v[0], v[1], v[2], v[3]);
+  }
+}
+
+// Thread t fetches A[m0 + f / 2][k0 + (f % 2)·4 ...] for f = t, t + 256 and
+// B[k0 + t / 32][n0 + (t % 32)·4 ...]: consecutive threads read consecutive 16-byte pieces.
+template <bool VEC>
+__device__ __forceinline__ void fetch_tiles(Staged& s, const float* __restrict__ A, const float* __restrict__ B,
+                                            int M, int N, int K, unsigned m0, unsigned n0, unsigned k0) {
+#pragma unroll
+  for (int i = 0; i < kLoadsA; ++i) {
+    const int f = threadIdx.x + i * kThreads;
+    s.a[i] = load4<VEC>(A, M, K, m0 + f / (kBlockK / 4), k0 + f % (kBlockK / 4) * 4);
+  }
+#pragma unroll
+  for (int i = 0; i < kLoadsB; ++i) {
+    const int f = threadIdx.x + i * kThreads;
+    s.b[i] = load4<VEC>(B, K, N, k0 + f / (kBlockN / 4), n0 + f % (kBlockN / 4) * 4);
+  }
+}
+
+__device__ __forceinline__ void store_tiles(Tiles& t, int buf, const Staged& s) {
+#pragma unroll
+  for (int i = 0; i < kLoadsA; ++i) {  // transpose A on the way in
+    const int f = threadIdx.x + i * kThreads;
+    const int row = f / (kBlockK / 4), k = f % (kBlockK / 4) * 4;
+    t.a[buf][k + 0][row] = s.a[i].x;
+    t.a[buf][k + 1][row] = s.a[i].y;
+    t.a[buf][k + 2][row] = s.a[i].z;
+    t.a[buf][k + 3][row] = s.a[i].w;
+  }
+#pragma unroll
+  for (int i = 0; i < kLoadsB; ++i) {
+    const int f = threadIdx.x + i * kThreads;
+    *reinterpret_cast<float4*>(&t.b[buf][f / (kBlockN / 4)][f % (kBlockN / 4) * 4]) = s.b[i];
+  }
+}
+
+}  // namespace step3
+
+// ---- step 3's launcher: split-K ----
+
+namespace step3 {
+
+// The least depth of K a split sums, so that its loop runs long enough to pay for the extra
+// pass that adds the splits up.
+constexpr int kMinSplitDepth = 256;
 
 static int multiprocessor_count() {
   int device = 0, count = 0;
@@ -449,23 +499,10 @@ static __global__ void add_slices_kernel(const float* __restrict__ slices, float
   }
 }
 
-// ---- launchers ----
-
-void matmul_register_1d(const float* A, const float* B, float* C, int M, int N, int K) {
-  if (M == 0 || N == 0) return;  // no elements of C; with K = 0 the kernel writes zeros
-  const dim3 grid(ceil_div(N, step1::kBlockN), ceil_div(M, step1::kBlockM));
-  step1::matmul_register_1d_kernel<<<grid, step1::kThreads>>>(A, B, C, M, N, K);
-  CHECK_LAUNCH();
-}
-
-void matmul_register_2d(const float* A, const float* B, float* C, int M, int N, int K) {
-  if (M == 0 || N == 0) return;
-  const dim3 grid(ceil_div(N, step2::kBlockN), ceil_div(M, step2::kBlockM));
-  step2::matmul_register_2d_kernel<<<grid, step2::kThreads>>>(A, B, C, M, N, K);
-  CHECK_LAUNCH();
-}
+}  // namespace step3
 
 void matmul_register(const float* A, const float* B, float* C, int M, int N, int K) {
+  using namespace step3;
   if (M == 0 || N == 0) return;  // no elements of C; with K = 0 the kernel writes zeros
   // Split-K: a 1024×1024 C has 32 tiles of 256×128 for the H100's 132 SMs. Then the blocks
   // share K out as well, as many splits as fill the SMs once, each at least kMinSplitDepth

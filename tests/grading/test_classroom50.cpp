@@ -173,6 +173,25 @@ TEST_CASE("make classroom50 writes an autograder for the lab, with the workbook 
 // The runner's Python may be older than the "data" filter of tarfile (Debian 12's 3.11.2 is):
 // autograder.py unpacks its workbook with every python3 this machine has (PATH's, and the
 // system's), and refuses an archive with a name that climbs out, with each.
+TEST_CASE("make classroom50 LAB=all writes one autograder for the whole workbook, which grades every lab" *
+          doctest::skip(lab_test::kNoSolutions)) {
+  const fs::path dir = fs::absolute("build/test/classroom50-all");
+  fs::remove_all(dir);
+  const lab::RunResult r = run_tool({"make", "--no-print-directory", "classroom50", "LAB=all", "CLASSROOM50_OUT=" + dir.string()});
+  CAPTURE(r.output);
+  REQUIRE(r.exited(0));
+  CHECK(contains(r.output, "1 autograder(s)"));
+  std::vector<std::string> folders;
+  for (const auto& e : fs::directory_iterator(dir / "autograders")) folders.push_back(e.path().filename().string());
+  CHECK(folders == std::vector<std::string>{"workbook"});
+  const std::string py = read_file((dir / "autograders" / "workbook" / "autograder.py").string());
+  CHECK(contains(py, "LAB = \"\""));  // no --lab: the grader grades every lab
+  CHECK(contains(py, "HOST_OPT=-O1"));
+  CHECK(fs::exists(dir / "autograders" / "workbook" / "workbook.tar.gz"));
+  CHECK(fs::exists(dir / "autograders" / "workbook" / "runtime.json"));
+  fs::remove_all(dir);
+}
+
 TEST_CASE("autograder.py unpacks its workbook with every Python here, and refuses a name with ..") {
   const fs::path dir = made().parent_path().parent_path().parent_path() / "unpack";
   const fs::path bad = dir / "bad.tar.gz";

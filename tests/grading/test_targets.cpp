@@ -2,7 +2,8 @@
 // file reads back as written, a malformed line is named with its line, a target is found by its
 // GPU, part and shape only; the grader refuses a malformed file and a record run it cannot make,
 // before it builds anything; and the committed file parses, each of its targets a part and
-// performance shape of the rubric.
+// performance shape of the rubric. The solution's times kept for a class's gradings
+// (grading/core/kept_times.h): where, and when not.
 #include <doctest/doctest.h>
 
 #include <unistd.h>
@@ -15,6 +16,7 @@
 #include "common/problems.h"
 #include "common/subprocess.h"
 #include "common/targets.h"
+#include "grading/core/kept_times.h"
 #include "grading/core/rubric.h"
 #include "grading/core/targets.h"
 #include "tests/lab_programs.h"
@@ -185,6 +187,52 @@ TEST_CASE("the committed targets file parses, and each target is a part of the r
     CHECK(t.shape == part->performance_shape.text());
     CHECK(t.ceiling == (part->performance_shape.compute_bound() ? "cuBLAS SGEMM (fp32)" : "device-to-device copy"));
   }
+}
+
+TEST_CASE("a GPU's solution times are kept within a class's run only (its token), per GPU, and only behind namespaces") {
+  const grade::Rubric rubric = read_rubric();
+  grade::Context ctx;
+  ctx.rubric = &rubric;
+  ctx.backend = "gpu";
+  ctx.device = kH100;
+  ctx.build_dir = fs::temp_directory_path() / ("kept-" + std::to_string(getpid()));
+  ctx.sandbox.namespaces = true;
+  const grade::LabRubric& lab = rubric_part(rubric, "01_matmul_naive");
+  grade::Program solution;
+  solution.fingerprint = "0123abcd";
+  // make grade times the solution in each run: its GPU's clocks and neighbours are not the last run's.
+  CHECK(grade::kept_times_path(ctx, lab, solution, "performance").empty());
+  ctx.solution_times_token = "run-1";
+  const std::string kept = grade::kept_times_path(ctx, lab, solution, "performance");
+  REQUIRE_FALSE(kept.empty());
+  CHECK(kept.rfind(ctx.build_dir + "/solution-times/", 0) == 0);
+  CHECK(grade::kept_times_path(ctx, lab, solution, "correctness, alternate") != kept);
+  ctx.solution_times_token = "run-2";
+  CHECK(grade::kept_times_path(ctx, lab, solution, "performance") != kept);  // the next class's run measures again
+  ctx.solution_times_token = "run-1";
+  ctx.device = "NVIDIA H200";
+  CHECK(grade::kept_times_path(ctx, lab, solution, "performance") != kept);  // and another GPU
+  ctx.device = kH100;
+  ctx.sandbox.namespaces = false;  // student code could write the build folder: nothing is kept
+  CHECK(grade::kept_times_path(ctx, lab, solution, "performance").empty());
+  ctx.sandbox.namespaces = true;
+  ctx.backend = "cpu";
+  ctx.solution_times_token.clear();
+  CHECK_FALSE(grade::kept_times_path(ctx, lab, solution, "correctness, alternate").empty());  // a CPU's, across runs
+
+  // A record reads back as written, and only whole.
+  CHECK_FALSE(grade::read_kept_times(kept, 4));
+  grade::keep_times(kept, "01_matmul_naive, the solution's timed run", {0.1379123456789, 1.25, 51.4, 4.16});
+  const auto numbers = grade::read_kept_times(kept, 4);
+  REQUIRE(numbers);
+  CHECK((*numbers)[0] == 0.1379123456789);
+  CHECK((*numbers)[3] == 4.16);
+  CHECK_FALSE(grade::read_kept_times(kept, 3));
+  std::ofstream(kept) << "# cut short\n0.5\nnan\n1\n2\n";
+  CHECK_FALSE(grade::read_kept_times(kept, 4));
+  std::ofstream(kept) << "0.5\n1\n2\n3\n";  // no title line: not a record
+  CHECK_FALSE(grade::read_kept_times(kept, 4));
+  fs::remove_all(ctx.build_dir);
 }
 
 TEST_CASE("the grader refuses a malformed targets file, and a record run without a GPU, before it builds anything") {

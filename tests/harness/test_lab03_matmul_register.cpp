@@ -89,13 +89,15 @@ TEST_CASE("step 3 splits K when C has fewer tiles than the GPU has SMs, and adds
   }
 }
 
-// solutions/variants/strassen, the stretch kernel beyond cuBLAS (docs/tuning.md): Strassen's
-// algorithm to the depth the launcher's model of the time chooses, its 7^levels products in one
-// launch (grid z), with three passes of sums around it; or one classical launch. With the one SM
-// of CPUSIM_THREADS=1: two levels for 1000x496x4112 (its blocks end in partial tiles along every
-// dimension); one for 512x256x4096, where a second would take 49 rounds of tiles against 7, and
-// for 512x256x4100, whose products' rows are not whole float4 (the kernel's scalar path); none
-// for an odd M, a product of one tile (7 rounds against 1), K = 0. Inputs off
+// The variant strassen (solutions/variants/strassen.cu around the solution's step 3 kernel), the
+// stretch kernel beyond cuBLAS (docs/tuning.md): Strassen's algorithm to the depth the launcher's
+// model of the time chooses, its 7^levels products in one launch of step 3's kernel (grid z: the
+// products are its splits of K), with three passes of sums around it; or one classical launch.
+// With the one SM of CPUSIM_THREADS=1: two levels for 1000x496x4112 (its blocks end in partial
+// tiles along every dimension; each product 1028 deep, padded to 1032 with zeros); one for
+// 512x256x4096, where a second would take 49 rounds of tiles against 7, and for 512x252x4100,
+// whose products are 2050 deep (padded to 2056) and 126 wide, not whole float4 (the kernel's
+// scalar path); none for an odd M, a product of one tile (7 rounds against 1), K = 0. Inputs off
 // alignment (offset 1) take the same path: the sums read them element by element. Each sign of the
 // three tables must be right for the result to pass, and each block's place (in any order of the
 // quadrants that A, B and C share).
@@ -104,12 +106,12 @@ TEST_CASE("the strassen stretch variant is right at every depth of Strassen's al
   const struct {
     Shape shape;
     int products;
-  } cases[] = {{matmul(1000, 496, 4112), 49}, {matmul(512, 256, 4096), 7}, {matmul(512, 256, 4100), 7},
+  } cases[] = {{matmul(1000, 496, 4112), 49}, {matmul(512, 256, 4096), 7}, {matmul(512, 252, 4100), 7},
                {matmul(513, 256, 4096), 1}, {matmul(256, 128, 4096), 1}, {matmul(9, 8, 0), 1}};
   for (const auto& c : cases) {
     for (const std::string offset : {"0", "1"}) {
       SUBCASE((c.shape.name + " offset " + offset).c_str()) {
-        std::vector<std::string> argv = {lab_test::program("cpu", "solutions_variants_strassen", "03_matmul_register")};
+        std::vector<std::string> argv = {lab_test::program("cpu", "build_variants_strassen", "03_matmul_register")};
         argv.insert(argv.end(), c.shape.args.begin(), c.shape.args.end());
         argv.insert(argv.end(), {"--offset", offset, "--no-time", "--no-edges"});
         lab::RunOptions options;
@@ -124,8 +126,8 @@ TEST_CASE("the strassen stretch variant is right at every depth of Strassen's al
           for (size_t at = r.output.find(text); at != std::string::npos; at = r.output.find(text, at + 1)) ++n;
           return n;
         };
-        CHECK(count("kernel=matmul_products_kernel") == 1);
-        const size_t at = r.output.find("kernel=matmul_products_kernel");
+        CHECK(count("kernel=step3::matmul_register_kernel") == 1);
+        const size_t at = r.output.find("kernel=step3::matmul_register_kernel");
         const std::string launch = r.output.substr(at, r.output.find('\n', at) - at);
         CHECK_MESSAGE(contains(launch, "," + std::to_string(c.products) + " block="), launch);  // grid z: the products
         // Three passes of sums around the products: A's operands, B's, and C from the products.

@@ -1,6 +1,12 @@
 // Lab 03, stretch beyond cuBLAS: lab 03's step 3 kernel under up to two levels of Strassen's
 // algorithm. Not graded; students are graded against solutions/03_matmul_register.
 //
+// Not a program of its own: the variant `strassen` (solutions/variants/variants.txt) is the
+// solution, solutions/03_matmul_register/matmul_register.cu, with its step 3 launcher (from the
+// line "// ---- step 3's launcher: split-K ----" to the end) replaced by this file; make writes
+// it into build/variants/strassen/. Its products run step 3's own kernel and constants
+// (namespace step3), none of them copied here; its steps 1 and 2 are the solution's.
+//
 // Why: on an H100 the step 3 kernel issues the same FFMAs as cuBLAS's fp32 kernel at 91 to 92% of
 // its speed; the gap is how the instructions are scheduled (docs/tuning.md), which CUDA C does not
 // control. What CUDA C does control is how many multiply-adds there are. Cut A, B and C into
@@ -17,7 +23,7 @@
 //   1. the sums: one pass writes the 7^levels operands of A, each a sum of blocks of A, into
 //      scratch memory; another those of B;
 //   2. the products: one launch of step 3's kernel multiplies all 7^levels pairs, one pair per
-//      blockIdx.z, into scratch memory;
+//      blockIdx.z, into scratch memory: they are its splits of K (below);
 //   3. one pass adds the products up into the blocks of C.
 // The passes are memory-bound (at 4096³ they move 758 MB of device memory in 0.29 ms of the
 // 2.57 ms); they pay when the products are deep enough (the launcher's model of the time). An
@@ -32,14 +38,6 @@
 // classical 2·M·N·K, an effective rate. The classical path has no split-K: below the bench's
 // large sizes it is slower than the graded solution.
 //     make run LAB=03 VARIANT=strassen ARGS="--m 4096 --n 4096 --k 4096"
-
-#include <algorithm>
-#include <cstdint>
-
-#include "common/ceil_div.h"
-#include "common/cuda_check.h"
-#include "common/grid_limits.h"
-#include "harness/launchers.h"
 
 // ---- Strassen's scheme as three tables ----
 
@@ -146,179 +144,37 @@ __global__ void __launch_bounds__(kSumsThreads) strassen_sums_kernel(const Block
   }
 }
 
-// ---- the products (pass 2): step 3's kernel, one pair of operands per blockIdx.z ----
+// ---- the products (pass 2): step 3's kernel, each product a split of K ----
 
-constexpr int kBlockM = 256;  // rows of C per block
-constexpr int kBlockN = 128;  // columns of C per block
-constexpr int kBlockK = 8;    // depth of the A and B tiles staged per step
-constexpr int kThreadM = 16;  // rows of C per thread: 4 groups of 4, kGroupStrideM apart
-constexpr int kThreadN = 8;   // columns of C per thread: 2 groups of 4, kGroupStrideN apart
-constexpr int kThreadsM = kBlockM / kThreadM;    // 16
-constexpr int kThreadsN = kBlockN / kThreadN;    // 16
-constexpr int kThreads = kThreadsM * kThreadsN;  // 256
-constexpr int kGroupStrideM = kThreadsM * 4;     // 64
-constexpr int kGroupStrideN = kThreadsN * 4;     // 64
-static_assert(kBlockM % kThreadM == 0 && kBlockN % kThreadN == 0, "thread tiles must cover the block");
-static_assert(kThreadM % 4 == 0 && kThreadN % 4 == 0, "a thread's rows and columns are groups of 4 (float4)");
-static_assert(kThreadsN == 16 && kThreads % 32 == 0, "a warp is two rows of 16 threads (see the kernel's contract)");
-static_assert(kBlockM * kBlockK % (4 * kThreads) == 0 && kBlockK * kBlockN % (4 * kThreads) == 0,
-              "the tiles load in whole float4 per thread");
-constexpr int kLoadsA = kBlockM * kBlockK / (4 * kThreads);  // float4 loads per thread: 2
-constexpr int kLoadsB = kBlockK * kBlockN / (4 * kThreads);  // 1
-
-struct Tiles {
-  float a[2][kBlockK][kBlockM];  // a[buf][k][row]: A transposed, as in step 3
-  float b[2][kBlockK][kBlockN];  // b[buf][k][col]
-};
-
-struct Staged {
-  float4 a[kLoadsA];
-  float4 b[kLoadsB];
-};
-
-// Four consecutive elements of a row-major rows × cols matrix, zero where they fall outside it.
-// VEC: all four inside or all outside, 16-byte aligned.
-template <bool VEC>
-__device__ __forceinline__ float4 load4(const float* __restrict__ m, unsigned rows, unsigned cols, unsigned r, unsigned c) {
-  if constexpr (VEC) {
-    return (r < rows && c < cols) ? *reinterpret_cast<const float4*>(m + size_t(r) * cols + c)
-                                  : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+// Step 3's kernel sums split z of K, k in [z·depth, (z + 1)·depth), into slice z of its output.
+// Laid side by side along K, the operands are its splits: A's in an m × (products·depth) matrix,
+// operand z in columns [z·depth, (z + 1)·depth), B's one above the other in a (products·depth) × n
+// one, and slice z is then A_z · B_z. The adding pass of the solution's split-K is not run: the
+// products stay apart. depth is k in whole kBlockK tiles, so that no tile straddles two
+// products; the columns of A's operands and the rows of B's past k are zeros.
+static void launch_products(const float* A, const float* B, float* C, int M, int N, int depth, int products) {
+  const int K = products * depth;  // levels_that_pay keeps it an int
+  const dim3 grid(ceil_div(N, step3::kBlockN), std::min(ceil_div(M, step3::kBlockM), kMaxGridRows), products);
+  const bool aligned = (reinterpret_cast<uintptr_t>(A) | reinterpret_cast<uintptr_t>(B) |
+                        reinterpret_cast<uintptr_t>(C)) % 16 == 0;
+  if (aligned && K % 4 == 0 && N % 4 == 0) {
+    step3::matmul_register_kernel<true><<<grid, step3::kThreads>>>(A, B, C, M, N, K, depth);
   } else {
-    float v[4];
-#pragma unroll
-    for (int i = 0; i < 4; ++i) v[i] = (r < rows && c + i < cols) ? m[size_t(r) * cols + c + i] : 0.0f;
-    return make_float4(v[0], v[1], v[2], v[3]);
+    step3::matmul_register_kernel<false><<<grid, step3::kThreads>>>(A, B, C, M, N, K, depth);
   }
+  CHECK_LAUNCH();
 }
 
-// Step 3's fetch: consecutive threads read consecutive 16-byte pieces of each tile.
-template <bool VEC>
-__device__ __forceinline__ void fetch_tiles(Staged& s, const float* __restrict__ A, const float* __restrict__ B,
-                                            int M, int N, int K, unsigned m0, unsigned n0, unsigned k0) {
-#pragma unroll
-  for (int i = 0; i < kLoadsA; ++i) {
-    const int f = threadIdx.x + i * kThreads;
-    s.a[i] = load4<VEC>(A, M, K, m0 + f / (kBlockK / 4), k0 + f % (kBlockK / 4) * 4);
-  }
-#pragma unroll
-  for (int i = 0; i < kLoadsB; ++i) {
-    const int f = threadIdx.x + i * kThreads;
-    s.b[i] = load4<VEC>(B, K, N, k0 + f / (kBlockN / 4), n0 + f % (kBlockN / 4) * 4);
-  }
-}
+// k in whole tiles of step 3's kernel: the depth of each product's split.
+static int64_t padded_depth(int64_t k) { return ceil_div<int64_t>(k, step3::kBlockK) * step3::kBlockK; }
 
-__device__ __forceinline__ void store_tiles(Tiles& t, int buf, const Staged& s) {
-#pragma unroll
-  for (int i = 0; i < kLoadsA; ++i) {  // transpose A on the way in
-    const int f = threadIdx.x + i * kThreads;
-    const int row = f / (kBlockK / 4), k = f % (kBlockK / 4) * 4;
-    t.a[buf][k + 0][row] = s.a[i].x;
-    t.a[buf][k + 1][row] = s.a[i].y;
-    t.a[buf][k + 2][row] = s.a[i].z;
-    t.a[buf][k + 3][row] = s.a[i].w;
-  }
-#pragma unroll
-  for (int i = 0; i < kLoadsB; ++i) {
-    const int f = threadIdx.x + i * kThreads;
-    *reinterpret_cast<float4*>(&t.b[buf][f / (kBlockN / 4)][f % (kBlockN / 4) * 4]) = s.b[i];
-  }
-}
-
-// grid  (ceil(N / 128), min(ceil(M / 256), kMaxGridRows), products), block (256)
-// Product z: C_z = A_z · B_z, where A_z is M×K at A + z·M·K, B_z K×N at B + z·K·N and C_z M×N at
-// C + z·M·N, row-major. Otherwise step 3's contract: block (bx, by, z) computes the 256×128 tile
-// at (by·256, bx·128) (then by + gridDim.y, ... while rows remain) of C_z; thread t = (ty, tx) =
-// (t / 16, t % 16) the 16×8 elements at rows {g·64 + ty·4 + i : g < 4, i < 4} and columns
-// {h·64 + tx·4 + j : h < 2, j < 4} of the tile: the 16 threads reading one row of a shared tile
-// read 256 contiguous bytes (no bank conflicts). VEC: K and N multiples of 4, A, B, C 16-byte
-// aligned. __launch_bounds__(256, 1): one block per SM lets a thread have the 211 registers it
-// takes (128 accumulators, 24 values of the tiles, 12 staged floats, indices).
-template <bool VEC>
-__global__ void __launch_bounds__(kThreads, 1)
-    matmul_products_kernel(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C,
-                           int M, int N, int K) {
-  __shared__ __align__(16) Tiles tiles;
-  const int ty = threadIdx.x / kThreadsN, tx = threadIdx.x % kThreadsN;
-  const unsigned n0 = blockIdx.x * kBlockN;
-  const int steps = ceil_div(K, kBlockK);
-  A += size_t(blockIdx.z) * M * K;
-  B += size_t(blockIdx.z) * K * N;
-  C += size_t(blockIdx.z) * M * N;
-
-  for (unsigned tile_row = blockIdx.y; tile_row * kBlockM < unsigned(M); tile_row += gridDim.y) {
-    const unsigned m0 = tile_row * kBlockM;
-    float acc[kThreadM][kThreadN] = {};
-
-    Staged staged;
-    fetch_tiles<VEC>(staged, A, B, M, N, K, m0, n0, 0);
-    store_tiles(tiles, 0, staged);
-    __syncthreads();
-
-    for (int step = 0; step < steps; ++step) {
-      const int buf = step % 2;
-      if (step + 1 < steps) fetch_tiles<VEC>(staged, A, B, M, N, K, m0, n0, (step + 1) * kBlockK);
-#pragma unroll
-      for (int k = 0; k < kBlockK; ++k) {
-        float a[kThreadM], b[kThreadN];
-#pragma unroll
-        for (int g = 0; g < kThreadM / 4; ++g)
-          *reinterpret_cast<float4*>(&a[4 * g]) = *reinterpret_cast<const float4*>(&tiles.a[buf][k][g * kGroupStrideM + ty * 4]);
-#pragma unroll
-        for (int h = 0; h < kThreadN / 4; ++h)
-          *reinterpret_cast<float4*>(&b[4 * h]) = *reinterpret_cast<const float4*>(&tiles.b[buf][k][h * kGroupStrideN + tx * 4]);
-#pragma unroll
-        for (int i = 0; i < kThreadM; ++i) {
-#pragma unroll
-          for (int j = 0; j < kThreadN; ++j) acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
-        }
-      }
-      // The other buffer was last read before the previous barrier: free to fill.
-      if (step + 1 < steps) store_tiles(tiles, 1 - buf, staged);
-      __syncthreads();
-    }
-
-#pragma unroll
-    for (int i = 0; i < kThreadM; ++i) {
-      const unsigned row = m0 + (i / 4) * kGroupStrideM + ty * 4 + i % 4;
-      if (row >= unsigned(M)) continue;
-#pragma unroll
-      for (int h = 0; h < kThreadN / 4; ++h) {
-        const unsigned col = n0 + h * kGroupStrideN + tx * 4;
-        const float* v = &acc[i][h * 4];
-        float* out = C + size_t(row) * N + col;
-        if constexpr (VEC) {
-          if (col < unsigned(N)) *reinterpret_cast<float4*>(out) = make_float4(v[0], v[1], v[2], v[3]);
-        } else {
-#pragma unroll
-          for (int j = 0; j < 4; ++j) {
-            if (col + j < unsigned(N)) out[j] = v[j];
-          }
-        }
-      }
-    }
-  }
-}
-
-// ---- launchers ----
+// ---- the launcher ----
 
 static int multiprocessor_count() {
   int device = 0, count = 0;
   CUDA_CHECK(cudaGetDevice(&device));
   CUDA_CHECK(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device));
   return count;
-}
-
-// `products` products of M×K by K×N, stacked as the kernel's contract says.
-static void launch_products(const float* A, const float* B, float* C, int M, int N, int K, int products) {
-  const dim3 grid(ceil_div(N, kBlockN), std::min(ceil_div(M, kBlockM), kMaxGridRows), products);
-  const bool aligned = (reinterpret_cast<uintptr_t>(A) | reinterpret_cast<uintptr_t>(B) |
-                        reinterpret_cast<uintptr_t>(C)) % 16 == 0;
-  if (aligned && K % 4 == 0 && N % 4 == 0) {
-    matmul_products_kernel<true><<<grid, kThreads>>>(A, B, C, M, N, K);
-  } else {
-    matmul_products_kernel<false><<<grid, kThreads>>>(A, B, C, M, N, K);
-  }
-  CHECK_LAUNCH();
 }
 
 template <class T, int LEVELS>
@@ -343,8 +199,9 @@ static F* block_of(F* m, int rows, int cols, int levels, int i) {
 
 // Scratch memory for the operands and products, kept between calls (as cuBLAS keeps its
 // workspace) and grown when a call needs more; nullptr where that memory cannot be had. Two
-// levels take 49/16 · (M·K + K·N + M·N) floats: 588 MiB at 4096³, 2.3 GiB at 8192³, held until
-// the process ends, which leaves that much less to the caller's own later allocations.
+// levels take 49/16 · (M·K + K·N + M·N) floats (a little more where k is not whole tiles):
+// 588 MiB at 4096³, 2.3 GiB at 8192³, held until the process ends, which leaves that much less
+// to the caller's own later allocations.
 static float* scratch(size_t floats) {
   static float* memory = nullptr;
   static size_t size = 0;
@@ -368,13 +225,19 @@ template <int LEVELS>
 static bool strassen(const float* A, const float* B, float* C, int M, int N, int K) {
   constexpr int products = ipow(7, LEVELS), blocks = ipow(4, LEVELS);
   const int m = M >> LEVELS, n = N >> LEVELS, k = K >> LEVELS;
-  // The operands of A, then those of B, then the products.
-  float* const ops_a = scratch(size_t(products) * (size_t(m) * k + size_t(k) * n + size_t(m) * n));
+  const int depth = int(padded_depth(k));
+  // The operands of A side by side, then those of B one above the other (launch_products), then
+  // the products.
+  const size_t floats_a = size_t(m) * products * depth, floats_b = size_t(products) * depth * n;
+  float* const ops_a = scratch(floats_a + floats_b + size_t(products) * m * n);
   if (ops_a == nullptr) return false;
-  float* const ops_b = ops_a + size_t(products) * m * k;
-  float* const prods = ops_b + size_t(products) * k * n;
+  float* const ops_b = ops_a + floats_a;
+  float* const prods = ops_b + floats_b;
+  // The sums write each operand's k columns (rows of B); past them, up to depth, the product
+  // needs zeros, where the scratch memory holds whatever an earlier call left.
+  if (depth != k) CUDA_CHECK(cudaMemsetAsync(ops_a, 0, (floats_a + floats_b) * sizeof(float)));
 
-  Blocks sums_a{{}, {}, K, k, unsigned(m), unsigned(k)};
+  Blocks sums_a{{}, {}, K, products * depth, unsigned(m), unsigned(k)};
   Blocks sums_b{{}, {}, N, n, unsigned(k), unsigned(n)};
   Blocks sums_c{{}, {}, n, N, unsigned(m), unsigned(n)};
   for (int i = 0; i < blocks; ++i) {
@@ -383,13 +246,13 @@ static bool strassen(const float* A, const float* B, float* C, int M, int N, int
     sums_c.out[i] = block_of(C, M, N, LEVELS, i);
   }
   for (int p = 0; p < products; ++p) {
-    sums_a.out[p] = ops_a + size_t(p) * m * k;
-    sums_b.out[p] = ops_b + size_t(p) * k * n;
+    sums_a.out[p] = ops_a + size_t(p) * depth;
+    sums_b.out[p] = ops_b + size_t(p) * depth * n;
     sums_c.in[p] = prods + size_t(p) * m * n;
   }
   launch_sums<SumsA, LEVELS>(sums_a);
   launch_sums<SumsB, LEVELS>(sums_b);
-  launch_products(ops_a, ops_b, prods, m, n, k, products);
+  launch_products(ops_a, ops_b, prods, m, n, depth, products);
   launch_sums<SumsC, LEVELS>(sums_c);
   return true;
 }
@@ -423,7 +286,7 @@ constexpr double kPassBytesPerNs = 2600.0;  // 2.6 TB/s
 
 static double predicted_ns(int64_t M, int64_t N, int64_t K, int levels, int sms) {
   const int64_t m = M >> levels, n = N >> levels, k = K >> levels, products = ipow(7, levels);
-  const int64_t tiles = products * ceil_div<int64_t>(m, kBlockM) * ceil_div<int64_t>(n, kBlockN);
+  const int64_t tiles = products * ceil_div<int64_t>(m, step3::kBlockM) * ceil_div<int64_t>(n, step3::kBlockN);
   double ns = double(ceil_div<int64_t>(tiles, sms)) * double(k) * kRoundNsPerDepth;
   if (levels > 0) {
     // A read and its operands written, B's alike, the products written and read, C written.
@@ -438,6 +301,7 @@ static int levels_that_pay(int M, int N, int K, int sms) {
   for (int levels = 1; levels <= kMaxLevels; ++levels) {
     const int blocks = 1 << levels;  // along each dimension
     if (M % blocks != 0 || N % blocks != 0 || K % blocks != 0) break;
+    if (ipow(7, levels) * padded_depth(K >> levels) > INT32_MAX) break;  // launch_products's K, an int
     if (predicted_ns(M, N, K, levels, sms) < predicted_ns(M, N, K, best, sms)) best = levels;
   }
   return best;
@@ -447,14 +311,4 @@ void matmul_register(const float* A, const float* B, float* C, int M, int N, int
   if (M == 0 || N == 0) return;  // no elements of C; with K = 0 the kernel writes zeros
   static const int sms = multiprocessor_count();
   matmul_by_levels(A, B, C, M, N, K, levels_that_pay(M, N, K, sms));
-}
-
-// The lab program links every step's launcher; this variant has one product, which every
-// step runs (make run LAB=03 VARIANT=strassen checks it three times).
-void matmul_register_1d(const float* A, const float* B, float* C, int M, int N, int K) {
-  matmul_register(A, B, C, M, N, K);
-}
-
-void matmul_register_2d(const float* A, const float* B, float* C, int M, int N, int K) {
-  matmul_register(A, B, C, M, N, K);
 }
