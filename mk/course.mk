@@ -7,19 +7,20 @@
 
 .PHONY: grade-class similarity release
 
-# Grades each student of SUBMISSIONS (a folder per student, or a .zip or .tar of one) with the
-# grader, JOBS at a time, into OUT (default build/class): gradebook.csv, class.html and each
-# student's report. ROSTER=file.csv (id, name, nickname) gives every student of the class a row;
+# Grades each student of SUBMISSIONS (a folder per student, or a .zip or .tar of one; or a Canvas
+# or Gradescope download of the class, its .zip or the folder it unzips to, imported first into
+# OUT/download/students) with the grader, JOBS at a time, into OUT (default build/class):
+# gradebook.csv, class.html and each student's report. ROSTER=file.csv (id, name, nickname) gives every student of the class a row;
 # SEED=N the class's seed; LAB=, RUBRIC= as for make grade. A rerun grades only what changed, and the
 # students REGRADE=alice,bob names again. OUT/overrides.csv (or OVERRIDES=file: id, lab, points,
 # comment), the instructor's changes, is applied every run; canvas.csv and moodle.csv are the
 # gradebook for those LMSs' imports.
 # SCHEDULER=slurm submits the students to grade as a Slurm job array instead, BATCH=N students a
 # task (default 1), PARTITION= and ACCOUNT= as the cluster wants, and a job that merges the results.
-## grade a class: SUBMISSIONS=dir (a folder or archive per student); OUT=dir, ROSTER=file.csv, JOBS=N, OVERRIDES=file.csv, SCHEDULER=slurm
+## grade a class: SUBMISSIONS=dir (a folder or archive per student) or a Canvas or Gradescope download .zip; OUT=dir, ROSTER=file.csv, JOBS=N, OVERRIDES=file.csv, SCHEDULER=slurm
 grade-class: deps-backend
 	@$(call build_in_parallel,$(GRADER) $(GRADE_CLASS))
-	@[ -n "$(SUBMISSIONS)" ] || { echo "make grade-class: say which folder, e.g. make grade-class SUBMISSIONS=submissions" >&2; exit 2; }
+	@[ -n "$(SUBMISSIONS)" ] || { echo "make grade-class: say which folder or download, e.g. make grade-class SUBMISSIONS=submissions" >&2; exit 2; }
 	@$(GRADE_CLASS) --submissions $(call shell_quote,$(SUBMISSIONS)) $(if $(OUT),--out $(call shell_quote,$(OUT))) \
 	  $(if $(ROSTER),--roster $(call shell_quote,$(ROSTER))) $(if $(JOBS),--jobs $(JOBS)) --backend $(BACKEND) $(if $(LAB),--lab $(LAB)) \
 	  $(if $(SCHEDULER),--scheduler $(SCHEDULER)) $(if $(PARTITION),--partition $(call shell_quote,$(PARTITION))) \

@@ -9,9 +9,9 @@
 // and it finds there nothing of other processes (another grading's scratch folder, what the
 // last student left). Then CHECKOUT and BUILD_DIR are bound onto themselves read-only; each
 // WRITABLE folder is bound again writable; each HIDDEN folder is covered by an empty folder (a
-// tmpfs), and one that is gone by then needs no hiding. Then it enters again the folder it was
-// started in (a process in a folder stays in the one beneath the mounts), prints UP_LINE and
-// runs COMMAND. Exit status 126 when a mount fails, 127 when COMMAND cannot run.
+// tmpfs), each HIDDEN file by /dev/null, and one that is gone by then needs no hiding. Then it
+// enters again the folder it was started in (a process in a folder stays in the one beneath the
+// mounts), prints UP_LINE and runs COMMAND. Exit status 126 when a mount fails, 127 when COMMAND cannot run.
 //
 // A program rather than a shell script of mount(8) calls, because the fences are made for every
 // process the grader starts, and hide a folder per other submission of the build folder: a class's
@@ -60,11 +60,14 @@ void bind(const char* path, bool writable) {
   if (mount(nullptr, path, nullptr, flags, nullptr) != 0) fail(std::string("cannot remount ") + path);
 }
 
+// A folder under an empty one; a file (a class's download, a zip of every student's files) under
+// /dev/null, which reads as empty.
 void hide(const char* path) {
-  if (access(path, F_OK) != 0) return;  // gone already: nothing to hide
-  if (mount("hidden", path, "tmpfs", 0, "size=4k,mode=0555") != 0 && access(path, F_OK) == 0) {
-    fail(std::string("cannot hide ") + path);
-  }
+  struct stat st;
+  if (stat(path, &st) != 0) return;  // gone already: nothing to hide
+  const int hidden = S_ISDIR(st.st_mode) ? mount("hidden", path, "tmpfs", 0, "size=4k,mode=0555")
+                                         : mount("/dev/null", path, nullptr, MS_BIND, nullptr);
+  if (hidden != 0 && access(path, F_OK) == 0) fail(std::string("cannot hide ") + path);
 }
 
 // PATH is DIR or lies in it.

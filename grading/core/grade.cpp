@@ -120,9 +120,9 @@ Options parse_options(int argc, char** argv) {
   cli.add_string("build-dir", &o.build_dir, "the build folder, kept between runs (default build/grade-build): the lab\n"
                                             "programs' parts and the solutions' programs are built once, an unchanged\n"
                                             "student file is not compiled again, and a new grader or makefile empties it");
-  cli.add_strings("hide", &o.hide, "a folder student code must not read: another grading's reports or submissions\n"
-                                   "(make grade-class hides its output and submissions; the checkout's report folders,\n"
-                                   "build/grade, check, class and progress, are always hidden)");
+  cli.add_strings("hide", &o.hide, "a folder or file student code must not read: another grading's reports or submissions\n"
+                                   "(make grade-class hides its output, its submissions and the download they came in; the\n"
+                                   "checkout's report folders, build/grade, check, class and progress, are always hidden)");
   cli.add_string("keep-solution-times", &o.solution_times_token,
                  "on a GPU, a class's run (make grade-class gives one): the solution's times, measured by the\n"
                  "first grading with this token on this GPU, kept in the build folder for the others\n"

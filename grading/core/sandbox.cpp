@@ -73,7 +73,7 @@ std::vector<std::string> hidden_from(const Sandbox& s, const std::vector<std::st
     for (const std::string& p : {s.checkout, s.build_dir, s.work_dir}) {
       holds_grading = holds_grading || (p + "/").rfind(dir.string() + "/", 0) == 0;
     }
-    if (fs::is_directory(dir, ec) && !holds_grading) hidden.push_back(dir.string());
+    if ((fs::is_directory(dir, ec) || fs::is_regular_file(dir, ec)) && !holds_grading) hidden.push_back(dir.string());
   }
   for (const std::string& root : {s.checkout + "/build", s.build_dir}) {
     hide_others(root + "/submission", {});

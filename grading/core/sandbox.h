@@ -41,7 +41,8 @@ struct Sandbox {
   std::string fence;                // the program that makes the mounts (fence_program)
   std::string work_dir;             // the run's scratch folder, where each run has folders of its own
   // Other gradings' folders student code must not read (a class's output and submissions,
-  // --hide), beside the checkout's own report folders, which are always hidden; absolute.
+  // --hide; a file too, such as the LMS download a class came in), beside the checkout's own
+  // report folders, which are always hidden; absolute.
   std::vector<std::string> hide;
   // The grader is root: student processes run as STUDENT's uid, one no other grading running on
   // this machine uses; held while any copy of this Sandbox lives.

@@ -1,5 +1,7 @@
 // `make grade-class`: grades a class, one student per entry of a submissions folder (a folder
-// with the labs' layout, or a .zip or .tar of one), by running the grader (build/host/grade) on
+// with the labs' layout, or a .zip or .tar of one), or a Canvas or Gradescope download of the
+// class's submissions, imported first into such a folder, OUT/download/students
+// (grading/course/class/download.h), by running the grader (build/host/grade) on
 // each as a subprocess with its own report folder and a seed derived from the student's id and
 // the class's seed; it grades nothing itself. It writes gradebook.csv, class.html (the summary)
 // and, under students/, each student's report. A rerun grades only students whose lab files,
@@ -44,6 +46,7 @@
 #include "common/descendants.h"
 #include "common/exit_codes.h"
 #include "common/subprocess.h"
+#include "grading/course/class/download.h"
 #include "grading/course/class/gradebook.h"
 #include "grading/course/class/hash.h"
 #include "grading/course/class/lms.h"
@@ -70,7 +73,8 @@ Options parse_options(int argc, char** argv) {
   Options o;
   lab::Cli cli(argv[0], "Grades a class: each entry of a submissions folder (a folder with the labs' layout, or a .zip or\n"
                         ".tar of one) with the grader, into a gradebook. Run from the repository root; `make grade-class` does.");
-  cli.add_string("submissions", &o.submissions, "the folder of submissions, one entry per student");
+  cli.add_string("submissions", &o.submissions, "the folder of submissions, one entry per student; or a Canvas or Gradescope\n"
+                                                "download of them (its .zip, or the folder it unzips to)");
   cli.add_string("out", &o.out, "where gradebook.csv, class.html and students/ go (default build/class); a rerun into\n"
                                 "the same folder grades only what changed");
   cli.add_string("regrade", &o.regrade, "grade these students again (their ids, alice or a list, alice,bob) though nothing\n"
@@ -95,6 +99,8 @@ Options parse_options(int argc, char** argv) {
   cli.add_int("batch", &o.batch, 1, 100000, "Slurm: students graded by each task of the array, one after another (JOBS at once on the CPU backend)");
   cli.add_int("slurm-task", &o.slurm_task, -1, 1000000, "(the Slurm tasks' own) grades the students of OUT/slurm/tasks/N only");
   cli.add_flag("slurm-merge", &o.slurm_merge, "(the Slurm merge job's own) grades no one: writes the gradebook from what the tasks left");
+  cli.add_string("imported-from", &o.imported_from, "(the Slurm jobs' own) the download SUBMISSIONS was imported from: hidden from\n"
+                                                    "student code, not imported again");
   cli.parse(argc, argv);
   if (o.submissions.empty()) cannot_run("say which folder to grade: --submissions DIR (make grade-class SUBMISSIONS=dir)");
   if (o.scheduler != "local" && o.scheduler != "slurm") cannot_run("SCHEDULER must be local or slurm, not '" + o.scheduler + "'");
@@ -149,11 +155,13 @@ std::vector<std::string> grader_command(const Class& c, const std::string& root,
   if (!c.build_dir.empty()) argv.insert(argv.end(), {"--build-dir", c.build_dir});
   if (c.grader_jobs > 0) argv.insert(argv.end(), {"--jobs", std::to_string(c.grader_jobs)});
   if (c.backend == "gpu") argv.insert(argv.end(), {"--keep-solution-times", c.solution_times_token});
-  // What student code must not read: the class's submissions, and every student's folder and
-  // the similarity report's copies in OUT (the grader reads its own student's outside the fences).
-  for (const std::string& dir : {c.o.submissions, c.o.out + "/students", c.o.out + "/similarity"}) {
+  // What student code must not read: the class's submissions (and the download they came from),
+  // and every student's folder and the similarity report's copies in OUT (the grader reads its own
+  // student's outside the fences).
+  for (const std::string& dir : {c.o.submissions, c.o.out + "/students", c.o.out + "/similarity", c.o.out + "/download"}) {
     argv.insert(argv.end(), {"--hide", dir});
   }
+  if (!c.o.imported_from.empty()) argv.insert(argv.end(), {"--hide", c.o.imported_from});
   return argv;
 }
 
@@ -310,6 +318,9 @@ std::vector<lab::LabEntry> class_labs(const Options& o) {
 // the process ends, however it ends. Slurm's tasks share their class folder by design: each
 // grades its own students, and the merge writes the gradebook once they are done.
 void hold_class_lock(const std::string& out) {
+  static bool held = false;  // taken once: a second flock on another descriptor would wait for the first
+  if (held) return;
+  held = true;
   const std::string path = out + "/.grade-class.lock";
   const int fd = open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
   if (fd < 0) cannot_run("cannot open " + path + ": " + std::strerror(errno));
@@ -373,6 +384,42 @@ std::string class_device(const Class& c, const std::vector<grade::GradebookRow>&
 }
 
 void on_interrupt(int) { interrupted = true; }
+
+// SUBMISSIONS given as a Canvas or Gradescope download: imported into OUT/download/students,
+// which is graded from then on, like a class folder. Every run imports it again, under the
+// class's lock (another run may be reading the folder): the same download gives the same
+// folders and files, so a rerun keeps every student whose files did not change. The Slurm jobs
+// are given the folder, not the download (--imported-from).
+void import_download(Options* o) {
+  if (!o->imported_from.empty() || o->slurm_task >= 0 || o->slurm_merge) return;
+  grade::DownloadKind kind;
+  std::string error;
+  if (!grade::download_kind(o->submissions, &kind, &error)) cannot_run(error);
+  if (kind == grade::DownloadKind::none) return;
+  std::error_code ec;
+  fs::create_directories(o->out, ec);
+  if (ec) cannot_run("cannot make " + o->out + ": " + ec.message());
+  if (o->scheduler == "local") hold_class_lock(o->out);
+  else refuse_while_queued(*o);
+  std::vector<grade::Student> roster;
+  if (!o->roster.empty() && !grade::read_roster(o->roster, &roster, &error)) cannot_run(error);
+  grade::Imported in;
+  if (!grade::import_download(o->submissions, kind, roster, table_labs(), o->out + "/download", &in, &error)) cannot_run(error);
+  auto count = [](size_t n, const char* what) { return std::to_string(n) + " " + what + (n == 1 ? "" : "s"); };
+  const bool canvas = kind == grade::DownloadKind::canvas;
+  std::printf("make grade-class: the %s %s: %s, %s%s, into %s\n", canvas ? "Canvas download" : "Gradescope export", o->submissions.c_str(),
+              count(in.students, "student").c_str(), count(in.files, "file").c_str(),
+              canvas ? (", " + std::to_string(in.late) + " marked late (Canvas gives no times)").c_str() : "", in.folder.c_str());
+  for (const std::string& note : in.notes) std::printf("  %s\n", note.c_str());
+  if (!in.not_on_roster.empty()) {
+    std::string ids;
+    for (const std::string& id : in.not_on_roster) ids += (ids.empty() ? "" : ", ") + grade::printable(id);
+    std::printf("  not on the roster, each given a row all the same: %s\n", ids.c_str());
+  }
+  std::fflush(stdout);
+  o->imported_from = o->submissions;
+  o->submissions = in.folder;
+}
 
 // --regrade: each named student's earlier result is forgotten (its stamp, OUT/students/SLUG/done),
 // so that this run grades them whatever they hand in; a name that is no student of the class
@@ -456,9 +503,22 @@ Standing standing(const Class& c, const grade::Student& s) {
   const grade::Prepared p = grade::prepare_submission(s, st.dir + "/unpacked", c.labs);
   row.notes = p.notes;
   if (!s.on_roster && !c.o.roster.empty()) row.notes.push_back("not on the roster");
+  // What the LMS's download says of the student (only a folder the import wrote has a record).
+  const grade::DownloadRecord record = c.o.imported_from.empty() ? grade::DownloadRecord() : grade::read_download_record(s.entry);
+  if (record.found) {
+    if (row.student.name.empty()) row.student.name = grade::printable(record.name);
+    if (row.student.canvas_id.empty()) row.student.canvas_id = record.canvas_id;
+    if (record.late) {
+      row.notes.push_back("Canvas marks the submission late; its download holds no time, so no late penalty is applied here "
+                          "(Canvas's own late policy, or an override, can)");
+    }
+    row.notes.insert(row.notes.end(), record.notes.begin(), record.notes.end());
+  }
   if (!p.status.empty()) return row.status = p.status, st;
   st.root = p.root;
-  if (c.deadlines.any()) row.submitted = grade::submission_times(p.top, p.root, c.labs);
+  if (c.deadlines.any()) {
+    row.submitted = record.found ? grade::recorded_times(record, p.root, c.labs) : grade::submission_times(p.top, p.root, c.labs);
+  }
   row.report = "students/" + s.slug + "/report";
   st.stamp = grade::lab_files_fingerprint(p.root, c.labs) + " seed " + std::to_string(row.seed) + " rubric " + c.rubric_fingerprint +
              " lab " + c.o.lab + " " + c.backend + "\n";
@@ -510,7 +570,8 @@ int main(int argc, char** argv) {
   const auto start = std::chrono::steady_clock::now();
   lab::adopt_orphans();
   for (const char* name : {"MAKEFLAGS", "MFLAGS", "MAKELEVEL", "SEED"}) unsetenv(name);
-  const Options o = parse_options(argc, argv);
+  Options o = parse_options(argc, argv);
+  import_download(&o);
   const std::vector<grade::Student> students = class_list(o);
   if (o.similarity_only) return class_similarity(o, class_labs(o), students).report.empty() ? lab::kExitCannotRun : lab::kExitPass;
   Class c = make_class(o);

@@ -28,6 +28,9 @@ struct Options {
   std::string submissions, out = "build/class", roster, lab, backend, rubric = "grading/rubric.txt", build_dir;
   std::string regrade;  // students to grade again though nothing they hand in changed: ids, a list
   std::string overrides;  // the instructor's overrides (grading/course/class/overrides.h); "": OUT/overrides.csv if any
+  // The Canvas or Gradescope download SUBMISSIONS was imported from (grading/course/class/download.h),
+  // when it was: SUBMISSIONS is then OUT/download/students, and each student's record there is read.
+  std::string imported_from;
   int64_t jobs = -1, seed = -1;
   int64_t similarity_threshold = 80;
   bool no_similarity = false, similarity_only = false;
@@ -75,6 +78,10 @@ grade::Similarity class_similarity(const Options& o, const std::vector<lab::LabE
 void write_outputs(const Class& c, std::vector<grade::GradebookRow>& rows, const grade::Similarity& similarity);
 
 // ---- On Slurm (--scheduler slurm): grade_class_slurm.cpp ----
+
+// Exits, saying why, while this class's Slurm jobs are queued or running: a class has one
+// submission in Slurm at a time, and its tasks read its files.
+void refuse_while_queued(const Options& o);
 
 // Submits the students still to grade (those no run has graded with what they hand in now) as
 // a job array, BATCH students a task, and the job that merges the results once the array has

@@ -46,15 +46,21 @@ std::vector<std::string> job_command(const Class& c) {
   if (!o.build_dir.empty()) argv.insert(argv.end(), {"--build-dir", o.build_dir});
   // The merge job writes the gradebook: it applies the same overrides.
   if (!o.overrides.empty()) argv.insert(argv.end(), {"--overrides", o.overrides});
+  // SUBMISSIONS is the download's import then: the jobs read it, and hide the download itself.
+  if (!o.imported_from.empty()) argv.insert(argv.end(), {"--imported-from", o.imported_from});
   return argv;
 }
 
-// What the class's jobs ask Slurm for. Their name is OUT's (hashed): squeue finds the class's
-// jobs by it. A task's time limit is the rubric's timeout.student for each round of students it
-// grades, and 10 minutes for the build folder's first build.
+// The name of the class's jobs: OUT's (hashed), by which squeue finds them.
+std::string job_name(const Options& o) {
+  return "grade-class-" + grade::hex16(grade::fnv1a(fs::absolute(o.out).lexically_normal().string())).substr(0, 8);
+}
+
+// What the class's jobs ask Slurm for. A task's time limit is the rubric's timeout.student for
+// each round of students it grades, and 10 minutes for the build folder's first build.
 grade::SlurmSettings slurm_settings(const Class& c) {
   grade::SlurmSettings s;
-  s.job_name = "grade-class-" + grade::hex16(grade::fnv1a(fs::absolute(c.o.out).lexically_normal().string())).substr(0, 8);
+  s.job_name = job_name(c.o);
   s.partition = c.o.partition;
   s.account = c.o.account;
   s.cpus_per_task = c.o.jobs > 0 ? int(c.o.jobs) : 0;
@@ -70,29 +76,29 @@ void write_or_fail(const std::string& path, const std::string& text) {
   if (!grade::write_atomically(path, text)) cannot_run("cannot write " + path);
 }
 
-// Exits, saying why, when the class cannot go to Slurm now: OUT's path has a character sbatch
-// would misread, or the class's jobs are still queued or running (one submission at a time).
-void refuse_while_queued(const std::string& dir, const grade::SlurmSettings& s) {
-  if (fs::absolute(dir).string().find_first_of("%\n") != std::string::npos) {
+}  // namespace
+
+// Also when the class cannot go to Slurm now for OUT's path: a character sbatch would misread.
+void refuse_while_queued(const Options& o) {
+  if (fs::absolute(slurm_dir(o)).string().find_first_of("%\n") != std::string::npos) {
     cannot_run("on Slurm, OUT's path must hold no % and no newline (sbatch reads a % in a log's name as a pattern)");
   }
+  const std::string name = job_name(o);
   std::vector<std::string> queued;
   std::string error;
-  if (!grade::queued_jobs(s.job_name, &queued, &error)) cannot_run(error);
+  if (!grade::queued_jobs(name, &queued, &error)) cannot_run(error);
   if (!queued.empty()) {
     std::string ids;
     for (const std::string& id : queued) ids += (ids.empty() ? "" : ",") + id;
-    cannot_run("this class's Slurm jobs " + ids + " (named " + s.job_name + ") are still queued or running: wait for them to end (squeue " +
-               "--name=" + s.job_name + ") or cancel them (scancel --name=" + s.job_name + "), then run this again");
+    cannot_run("this class's Slurm jobs " + ids + " (named " + name + ") are still queued or running: wait for them to end (squeue " +
+               "--name=" + name + ") or cancel them (scancel --name=" + name + "), then run this again");
   }
 }
-
-}  // namespace
 
 int submit_to_slurm(const Class& c, const std::vector<grade::Student>& students) {
   const std::string dir = slurm_dir(c.o);
   const grade::SlurmSettings s = slurm_settings(c);
-  refuse_while_queued(dir, s);
+  refuse_while_queued(c.o);
   std::string error;
   std::vector<grade::GradebookRow> rows;
   std::vector<size_t> to_grade;

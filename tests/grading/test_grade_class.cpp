@@ -35,40 +35,11 @@ namespace {
 namespace fs = std::filesystem;
 using lab_test::contains;
 using lab_test::kNoGradeClass;
+using lab_test::make_zip;
 using lab_test::put;
 using lab_test::read_file;
 
 const std::string kOdd = "Jos\xC3\xA9 \"q\" $(touch ran)";  // José "q" $(touch ran)
-
-uint32_t crc32_of(const std::string& data) {
-  uint32_t crc = 0xFFFFFFFF;
-  for (unsigned char c : data) {
-    crc ^= c;
-    for (int k = 0; k < 8; ++k) crc = (crc >> 1) ^ (0xEDB88320u & (0u - (crc & 1)));
-  }
-  return ~crc;
-}
-
-// A zip of FILES (name, bytes), stored uncompressed: names are written as given, ../ included,
-// which is what a hostile archive does. MODE is each entry's Unix type and mode (a link's bytes
-// are its target), made on Unix (host 3: zip tools read the mode only then).
-std::string make_zip(const std::vector<std::pair<std::string, std::string>>& files, uint32_t mode = 0100644) {
-  auto le = [](uint32_t v, int bytes) {
-    std::string s;
-    for (int i = 0; i < bytes; ++i) s += char(v >> (8 * i) & 0xFF);
-    return s;
-  };
-  std::string zip, directory;
-  for (const auto& [name, data] : files) {
-    const std::string common = le(0, 2) + le(0, 2) + le(0, 4) + le(crc32_of(data), 4) + le(uint32_t(data.size()), 4) +
-                               le(uint32_t(data.size()), 4) + le(uint32_t(name.size()), 2) + le(0, 2);
-    directory += le(0x02014b50, 4) + le(3 << 8 | 20, 2) + le(20, 2) + common + le(0, 2) + le(0, 2) + le(0, 2) + le(mode << 16, 4) +
-                 le(uint32_t(zip.size()), 4) + name;
-    zip += le(0x04034b50, 4) + le(20, 2) + common + name + data;
-  }
-  return zip + directory + le(0x06054b50, 4) + le(0, 4) + le(uint32_t(files.size()), 2) + le(uint32_t(files.size()), 2) +
-         le(uint32_t(directory.size()), 4) + le(uint32_t(zip.size()), 4) + le(0, 2);
-}
 
 // One tar entry: its name, its type ('0' a file, '2' a symbolic link, '1' a hard link, '6' a
 // FIFO), and its bytes, or the target of a link.

@@ -168,6 +168,21 @@ TEST_CASE("a run starts though other runs' folders come and go while its fences 
   CHECK(failed == 0);
 }
 
+TEST_CASE("a file to hide reads as empty inside the fences: a class's download, every student's code in one zip" *
+          doctest::skip(kNoMountNamespace)) {
+  Run run;
+  REQUIRE(run.sandbox.namespaces);
+  const fs::path download = fs::absolute("build/test/sandbox-download-" + std::to_string(getpid()) + ".zip");
+  std::ofstream(download) << "every student's code";
+  const std::vector<std::string> cat = {"cat", download.string()};
+  CHECK(run.sandbox.run(run.sandbox.wrap(cat, 30, false, {run.copies})).output == "every student's code");
+  run.sandbox.hide = {download.string()};
+  const lab::RunResult hidden = run.sandbox.run(run.sandbox.wrap(cat, 30, false, {run.copies}));
+  fs::remove(download);
+  CHECK(hidden.exited(0));
+  CHECK(hidden.output == "");
+}
+
 TEST_CASE("fences that cannot be set up are the grader's failure, and a student cannot fake one" *
           doctest::skip(kNoMountNamespace)) {
   Run run;

@@ -35,18 +35,9 @@ class Writer {
 
   // The entry's name made safe ("" with a note when it cannot be): "./a//b" is "a/b".
   std::string safe_name(const std::string& name) {
-    std::string clean, part;
-    for (size_t i = 0; i <= name.size(); ++i) {
-      if (i < name.size() && name[i] != '/') {
-        part += name[i];
-        continue;
-      }
-      if (part == "..") return note(name, "climbs out of the folder (a .. in its name)"), "";
-      if (!part.empty() && part != ".") clean += (clean.empty() ? "" : "/") + part;
-      part.clear();
-    }
-    if (!name.empty() && name[0] == '/') return note(name, "an absolute name"), "";
-    if (clean.empty()) return note(name, "an empty or bad name"), "";
+    std::string why;
+    const std::string clean = safe_relative_name(name, &why);
+    if (clean.empty()) note(name, why);
     return clean;
   }
 
@@ -74,30 +65,14 @@ class Writer {
   // The file keeps the entry's modification time (ENTRY's, when the archive has one): the late
   // policy reads it as the time the student handed the file in.
   bool write(const std::string& name, const std::string& data, archive_entry* entry) {
-    if (!make_folders(name)) return false;
-    const std::string path = dest_ + "/" + name;
-    const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-    if (fd < 0) return note(name, std::string("cannot be written (") + std::strerror(errno) + ")"), true;
-    bool ok = ::write(fd, data.data(), data.size()) == ssize_t(data.size());
-    if (archive_entry_mtime_is_set(entry)) {
-      const timespec times[2] = {{0, UTIME_OMIT}, {archive_entry_mtime(entry), archive_entry_mtime_nsec(entry)}};
-      ok = ok && futimens(fd, times) == 0;
+    const timespec mtime = {archive_entry_mtime(entry), archive_entry_mtime_nsec(entry)};
+    std::string why;
+    switch (write_new_file(dest_, name, data, archive_entry_mtime_is_set(entry) ? &mtime : nullptr, &why)) {
+      case NewFile::written: return ++out_->files, true;
+      case NewFile::not_made: return note(name, why), true;
+      case NewFile::failed: return refuse(why);
     }
-    close(fd);
-    if (!ok) return refuse("cannot write " + path);
-    ++out_->files;
-    return true;
-  }
-  // Each folder on the way to NAME: made, or one this made already (lstat: a link is no folder).
-  bool make_folders(const std::string& name) {
-    for (size_t slash = name.find('/'); slash != std::string::npos; slash = name.find('/', slash + 1)) {
-      const std::string dir = dest_ + "/" + name.substr(0, slash);
-      struct stat st;
-      if (mkdir(dir.c_str(), 0755) != 0 && !(lstat(dir.c_str(), &st) == 0 && S_ISDIR(st.st_mode))) {
-        return refuse("cannot make the folder " + dir);
-      }
-    }
-    return true;
+    return false;
   }
 
  private:
@@ -134,6 +109,44 @@ bool read_entry(archive* a, const std::string& name, Writer& w, std::string* dat
 }
 
 }  // namespace
+
+std::string safe_relative_name(const std::string& name, std::string* why) {
+  std::string clean, part;
+  for (size_t i = 0; i <= name.size(); ++i) {
+    if (i < name.size() && name[i] != '/') {
+      part += name[i];
+      continue;
+    }
+    if (part == "..") return *why = "climbs out of the folder (a .. in its name)", "";
+    if (!part.empty() && part != ".") clean += (clean.empty() ? "" : "/") + part;
+    part.clear();
+  }
+  if (!name.empty() && name[0] == '/') return *why = "an absolute name", "";
+  if (clean.empty()) return *why = "an empty or bad name", "";
+  return clean;
+}
+
+NewFile write_new_file(const std::string& dest, const std::string& name, const std::string& data, const timespec* mtime, std::string* why) {
+  // Each folder on the way: made, or one made already (lstat: a link is no folder).
+  for (size_t slash = name.find('/'); slash != std::string::npos; slash = name.find('/', slash + 1)) {
+    const std::string dir = dest + "/" + name.substr(0, slash);
+    struct stat st;
+    if (mkdir(dir.c_str(), 0755) != 0 && !(lstat(dir.c_str(), &st) == 0 && S_ISDIR(st.st_mode))) {
+      return *why = "cannot make the folder " + dir, NewFile::failed;
+    }
+  }
+  const std::string path = dest + "/" + name;
+  const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+  if (fd < 0) return *why = std::string("cannot be written (") + std::strerror(errno) + ")", NewFile::not_made;
+  bool ok = ::write(fd, data.data(), data.size()) == ssize_t(data.size());
+  if (mtime != nullptr) {
+    const timespec times[2] = {{0, UTIME_OMIT}, *mtime};
+    ok = ok && futimens(fd, times) == 0;
+  }
+  close(fd);
+  if (!ok) return *why = "cannot write " + path, NewFile::failed;
+  return NewFile::written;
+}
 
 bool is_archive(const std::string& path) {
   for (const char* end : {".zip", ".tar", ".tar.gz", ".tgz"}) {

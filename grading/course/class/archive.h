@@ -6,6 +6,8 @@
 // at the disk's end).
 #pragma once
 
+#include <time.h>
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -24,6 +26,17 @@ struct Unpacked {
   std::vector<std::string> notes;  // entries left out, and why ("../x: climbs out of the folder")
   size_t files = 0;
 };
+
+// NAME ("./a//b"), an entry's name, as a path under a folder ("a/b"); "" with the reason in *WHY
+// when it has none: a .. part, an absolute name, nothing but slashes and dots.
+std::string safe_relative_name(const std::string& name, std::string* why);
+
+// Writes DATA as the new plain file DEST/NAME (NAME: safe_relative_name's), making the folders on
+// the way, never through a link and never over anything that exists; with MTIME, the file's
+// modification time. not_made (*WHY: why) when that file cannot be made, failed when a folder
+// cannot be made or the bytes cannot be written.
+enum class NewFile { written, not_made, failed };
+NewFile write_new_file(const std::string& dest, const std::string& name, const std::string& data, const timespec* mtime, std::string* why);
 
 // Whether PATH's name says it is an archive this can unpack: .zip, .tar, .tar.gz, .tgz.
 bool is_archive(const std::string& path);

@@ -39,7 +39,10 @@ std::string canvas_csv(const std::vector<GradebookRow>& rows, const std::vector<
   }
   std::string csv = csv_record(header) + csv_record(possible);
   for (const GradebookRow& r : rows) {
-    std::vector<std::string> fields = {printable(r.student.name.empty() ? r.student.id : r.student.name), "", printable(r.student.id), "", ""};
+    // ID is Canvas's own user id, when the roster or a Canvas download gives it: Canvas matches by it first.
+    const std::string& canvas = r.student.canvas_id;
+    std::vector<std::string> fields = {printable(r.student.name.empty() ? r.student.id : r.student.name), printable(canvas),
+                                       canvas == r.student.id ? "" : printable(r.student.id), "", ""};
     for (size_t i = 0; i < labs.size(); ++i) fields.push_back(points_cell(r, i, deadlines));
     csv += csv_record(fields);
   }

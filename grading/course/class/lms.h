@@ -14,7 +14,9 @@ namespace grade {
 
 // Canvas: the columns Student, ID, SIS User ID, SIS Login ID and Section, then a column per lab
 // ("Lab 02 matmul_tiled": Canvas makes an assignment of a column it does not know), a "Points
-// Possible" row first. The roster's id goes in SIS User ID, which Canvas matches students by.
+// Possible" row first. The roster's id goes in SIS User ID, which Canvas matches students by, and
+// Canvas's own user id, where the roster (canvas_id) or a Canvas download gives it, in ID (then a
+// student known by that id alone has an empty SIS User ID).
 std::string canvas_csv(const std::vector<GradebookRow>& rows, const std::vector<lab::LabEntry>& labs, const Deadlines& deadlines);
 
 // Moodle: the columns ID number and Full name, a column of points per lab and one of feedback

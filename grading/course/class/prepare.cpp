@@ -7,10 +7,12 @@
 #include <deque>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iterator>
 
 #include "grading/course/class/archive.h"
 #include "grading/course/class/hash.h"
+#include "grading/course/class/submitted.h"
 #include "grading/core/utf8.h"
 
 namespace grade {
@@ -25,27 +27,6 @@ bool holds_a_lab(const fs::path& dir, const std::vector<lab::LabEntry>& labs) {
     if (fs::is_directory(fs::symlink_status(dir / l.folder, ec))) return true;
   }
   return false;
-}
-
-// The folder at most three levels under TOP (TOP first, then by depth, each level in name
-// order) for which FITS holds; "" if none. Links are not followed.
-template <class Fits>
-std::string nearest_folder(const fs::path& top, Fits fits) {
-  std::deque<std::pair<fs::path, int>> queue = {{top, 0}};
-  std::error_code ec;
-  while (!queue.empty()) {
-    const auto [dir, depth] = queue.front();
-    queue.pop_front();
-    if (fits(dir)) return dir.string();
-    if (depth == 3) continue;
-    std::vector<fs::path> subfolders;
-    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
-      if (it->is_directory(ec) && !it->is_symlink(ec)) subfolders.push_back(it->path());
-    }
-    std::sort(subfolders.begin(), subfolders.end());
-    for (const fs::path& sub : subfolders) queue.push_back({sub, depth + 1});
-  }
-  return "";
 }
 
 bool is_plain_file(const fs::path& path) {
@@ -112,12 +93,34 @@ void scan(const fs::path& root, std::vector<std::string>* notes) {
   }
 }
 
+// Nothing in DIR but, from an LMS's download, the import's record of the student.
 bool is_empty_folder(const std::string& dir) {
   std::error_code ec;
-  return fs::directory_iterator(dir, ec) == fs::directory_iterator();
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    if (it->path().filename() != kDownloadRecord) return false;
+  }
+  return true;
 }
 
 }  // namespace
+
+std::string nearest_folder(const fs::path& top, const std::function<bool(const fs::path&)>& fits) {
+  std::deque<std::pair<fs::path, int>> queue = {{top, 0}};
+  std::error_code ec;
+  while (!queue.empty()) {
+    const auto [dir, depth] = queue.front();
+    queue.pop_front();
+    if (fits(dir)) return dir.string();
+    if (depth == 3) continue;
+    std::vector<fs::path> subfolders;
+    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+      if (it->is_directory(ec) && !it->is_symlink(ec)) subfolders.push_back(it->path());
+    }
+    std::sort(subfolders.begin(), subfolders.end());
+    for (const fs::path& sub : subfolders) queue.push_back({sub, depth + 1});
+  }
+  return "";
+}
 
 Prepared prepare_submission(const Student& s, const std::string& unpack_dir, const std::vector<lab::LabEntry>& labs) {
   Prepared p;

@@ -6,6 +6,8 @@
 // a huge file, an odd name, a lab folder missing), for the gradebook.
 #pragma once
 
+#include <filesystem>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -24,6 +26,10 @@ struct Prepared {
 // Prepares S's entry, unpacking an archive into UNPACK_DIR (removed first) and copying loose lab
 // files into arranged/ beside it (removed first); LABS: those graded.
 Prepared prepare_submission(const Student& s, const std::string& unpack_dir, const std::vector<lab::LabEntry>& labs);
+
+// The folder at most three levels under TOP (TOP first, then by depth, each level in name
+// order) for which FITS holds; "" if none. Links are not followed.
+std::string nearest_folder(const std::filesystem::path& top, const std::function<bool(const std::filesystem::path&)>& fits);
 
 // A fingerprint of what the grader will read of ROOT: each lab's file, by name and bytes
 // (FNV-1a, 16 hex digits). A student whose fingerprint, seed and rubric are unchanged is done.

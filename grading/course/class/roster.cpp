@@ -39,7 +39,9 @@ std::string student_slug(const std::string& id) {
 
 bool read_roster(const std::string& path, std::vector<Student>* roster, std::string* error) {
   CsvTable table;
-  if (!read_csv_table(path, "the roster", {{"sid", "id"}, {"student_id", "id"}}, &table, error)) return false;
+  if (!read_csv_table(path, "the roster", {{"sid", "id"}, {"student_id", "id"}, {"canvas user id", "canvas_id"}}, &table, error)) {
+    return false;
+  }
   if (!table.has("id")) return *error = path + ": its header names no id column (id, sid or student_id)", false;
   roster->clear();
   for (size_t i = 0; i < table.records.size(); ++i) {
@@ -48,6 +50,8 @@ bool read_roster(const std::string& path, std::vector<Student>* roster, std::str
     if (s.id.empty()) return *error = path + ": record " + std::to_string(i + 2) + " has no id", false;
     s.name = table.field(table.records[i], "name");
     s.nickname = table.field(table.records[i], "nickname");
+    s.canvas_id = table.field(table.records[i], "canvas_id");
+    s.email = table.field(table.records[i], "email");
     s.on_roster = true;
     roster->push_back(s);
   }

@@ -11,6 +11,8 @@ struct Student {
   std::string id;        // the roster's, else the entry's name without its archive ending
   std::string name;      // the roster's, when it has a name column
   std::string nickname;  // the roster's: the student opted in to the leaderboard under it
+  std::string canvas_id;  // Canvas's user id (the roster's canvas_id, or a Canvas download's): canvas.csv's ID
+  std::string email;      // the roster's: a Gradescope download's submitters are matched by it too
   std::string entry;     // the folder or archive handed in; "" when the roster's student has none
   std::string slug;      // the student's folder under the class's OUT: safe to use as a file name
   bool on_roster = false;
@@ -24,7 +26,8 @@ std::string printable(const std::string& text);
 std::string student_slug(const std::string& id);
 
 // Reads the roster CSV at PATH: a header naming an id column (id, sid or student_id), and
-// optionally name and nickname columns. False, with the reason in *error, when it cannot.
+// optionally name, nickname, email and canvas_id (Canvas's user id: "canvas user id" too)
+// columns. False, with the reason in *error, when it cannot.
 bool read_roster(const std::string& path, std::vector<Student>* roster, std::string* error);
 
 // Every entry of SUBMISSIONS (hidden ones too: nothing is skipped), merged with ROSTER by id, in
