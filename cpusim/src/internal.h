@@ -245,7 +245,13 @@ void watchdog_arm(const launch_state* launch);
 cudaError_t sticky_error();
 void set_sticky_error(cudaError_t e);
 cudaError_t record_error(cudaError_t e);  // remembers e for cudaGetLastError, returns it
-size_t dynamic_smem_limit(const void* key);
+size_t dynamic_smem_limit(const void* key, bool* set = nullptr);  // set: by cudaFuncSetAttribute
+// Occupancy (occupancy.cpp): how many blocks of `threads` threads with this much shared memory one
+// multiprocessor holds at once; the largest static shared memory a kernel's blocks have used.
+int blocks_per_multiprocessor(const void* key, long long threads, size_t dynamic_bytes, size_t static_bytes);
+size_t static_smem_seen(const void* key);
+void note_static_smem(const void* key, size_t bytes);
+int multiprocessor_count();
 bool device_accessible(const void* p);
 bool take_bad_argument(int* index, const void** pointer);  // from check_kernel_args
 void free_all_allocations();

@@ -217,6 +217,7 @@ void record_outcome(const launch_state& launch) {
     record_error(status);
   else if (status != cudaSuccess)
     set_sticky_error(status);
+  if (launch.site.key != nullptr) note_static_smem(launch.site.key, launch.static_shared_bytes.load());
   report_lost_updates(launch);
   log_launch(launch, status, launch.static_shared_bytes.load(), access_counts(launch), access_sites(launch));
 }

@@ -1,7 +1,7 @@
 // Tests that programs written as cuda-samples and CUDA textbooks write them build with cpucc and
 // run: the sample-style programs of cpusim/tests/samples/ (helper-header error checks, device
 // query, a templated cooperative-groups reduction, votes, atomics, clock64 timing, the profiler
-// API), built by `make cpusim-samples` into build/cpu/cpusim-samples/ twice: on their own, and
+// API, the occupancy API), built by `make cpusim-samples` into build/cpu/cpusim-samples/ twice: on their own, and
 // with the CUDA Toolkit's include folder on the path where this machine has one. Each program
 // checks its own results and exits 0 when they are right. Runs from the repository root.
 #include <doctest/doctest.h>
@@ -25,7 +25,7 @@ namespace fs = std::filesystem;
 
 const char* const kDir = "build/cpu/cpusim-samples/";
 const std::vector<std::string> kSamples = {"error_checks", "device_query", "reduction_cg", "vote",
-                                           "histogram_atomics", "clock_timing", "profiler"};
+                                           "histogram_atomics", "clock_timing", "profiler", "occupancy"};
 
 // The toolkit's include folder where the Makefile looks for it: beside the nvcc in PATH, else
 // beside $CUDA_HOME/bin/nvcc (/usr/local/cuda); "" when it has no cuda_runtime_api.h.
