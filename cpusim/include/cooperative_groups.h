@@ -5,8 +5,10 @@
 // that waits for other threads takes its caller's file and line (default arguments), as
 // __syncthreads does, so that cpusim matches the threads at the same call and names that line
 // when they do not meet.
-// Outside the subset, each a compile-time error that says why: grid-wide sync (it needs a
-// cooperative launch), coalesced groups, cluster groups and the partitions by label.
+// The grid's sync is a barrier of every thread of the grid, in a cooperative launch
+// (src/cooperative.cpp).
+// Outside the subset, each a compile-time error that says why: coalesced groups, cluster groups
+// and the partitions by label.
 #pragma once
 #pragma GCC system_header
 
@@ -135,19 +137,14 @@ inline thread_group tiled_partition(const thread_group& parent, unsigned tile_si
 
 template <class Group> void sync(const Group& group, CPUSIM_CG_SITE) { group.sync(file, line); }
 
-// The grid: its ranks and sizes work in any launch; its sync does not (below).
+// The grid: its ranks and sizes work in any launch; its sync only in a cooperative one.
 class grid_group {
  public:
-  // A grid-wide barrier needs every block of the grid resident at once, which only a cooperative
-  // launch (cudaLaunchCooperativeKernel) guarantees. cpusim runs a block to its end before the
-  // next one starts on that OS thread, so a grid barrier would wait for blocks that never start.
-  template <class T = void> void sync(CPUSIM_CG_SITE) const {
-    static_assert(details::not_supported<T>::value,
-                  "cooperative_groups::grid_group::sync() (this_grid().sync()) needs a cooperative launch, "
-                  "which the CPU backend (cpusim) cannot run: it runs each block to its end before the next "
-                  "starts, so a grid-wide barrier would wait for blocks that have not started");
-  }
-  bool is_valid() const { return false; }  // as on a GPU, outside a cooperative launch
+  // A barrier of every thread of the grid. It needs every block resident at once, which only a
+  // cooperative launch (cudaLaunchCooperativeKernel) guarantees; in any other launch it is a
+  // fault that says so (on a GPU it may hang).
+  void sync(CPUSIM_CG_SITE) const { cpusim::detail::barrier(cpusim::detail::barrier_grid, 0, file, line); }
+  bool is_valid() const { return cpusim::detail::in_cooperative_launch(); }
   unsigned long long thread_rank() const { return block_rank() * details::block_size() + details::block_rank(); }
   unsigned long long num_threads() const { return num_blocks() * details::block_size(); }
   unsigned long long size() const { return num_threads(); }

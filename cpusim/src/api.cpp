@@ -327,6 +327,7 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp* p, int device) {
   p->maxBlocksPerMultiProcessor = 32;
   p->globalL1CacheSupported = p->localL1CacheSupported = 1;
   p->hostNativeAtomicSupported = 1;
+  p->cooperativeLaunch = 1;  // cudaLaunchCooperativeKernel: src/cooperative.cpp
   return cudaSuccess;
 }
 
@@ -358,7 +359,6 @@ cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device) 
     case cudaDevAttrPciDeviceId: *value = p.pciDeviceID; break;
     case cudaDevAttrUnifiedAddressing: *value = p.unifiedAddressing; break;
     case cudaDevAttrManagedMemory: *value = p.managedMemory; break;
-    // cudaLaunchCooperativeKernel is outside the subset (a compile-time error), as on a device without it.
     case cudaDevAttrCooperativeLaunch: *value = p.cooperativeLaunch; break;
     case cudaDevAttrMemoryClockRate: *value = 1000000; break;
     case cudaDevAttrGlobalMemoryBusWidth: *value = p.memoryBusWidth; break;

@@ -41,7 +41,7 @@ const char* op_name(warp_op op) {
 
 const char* barrier_name(barrier_kind k) {
   static const char* const names[] = {"__syncthreads()", "__syncthreads_count()", "__syncthreads_and()",
-                                      "__syncthreads_or()"};
+                                      "__syncthreads_or()", "this_grid().sync()"};
   return names[k];
 }
 
@@ -139,6 +139,13 @@ int barrier(barrier_kind kind, int predicate, const char* file, int line) {
   if (self == nullptr) return predicate;  // host code: nothing to wait for
   thread_slot& t = *self;
   block_context& b = *current_block;
+  if (kind == barrier_grid && !b.launch->cooperative)
+    fault_in_thread(cudaErrorLaunchFailure,
+                    "error: " + kernel_and_block(b) + " " + thread_name(t) + " calls this_grid().sync() at " +
+                        where({file, line}) + " in a launch that is not cooperative.\n  A grid barrier needs every "
+                        "block of the grid resident at once, which only cudaLaunchCooperativeKernel guarantees (on a "
+                        "GPU: a hang or an error);\n  launch the kernel with it, the grid no larger than "
+                        "cudaOccupancyMaxActiveBlocksPerMultiprocessor times the multiprocessors.");
   t.state = thread_state::at_barrier;
   t.site = {file, line};
   t.predicate = predicate;
@@ -150,24 +157,42 @@ int barrier(barrier_kind kind, int predicate, const char* file, int line) {
   }
   ++b.at_barrier;
   t.barrier_parity = b.barrier_generation & 1;
-  if (san::tsan) san::release(barrier_sync(b, t.barrier_parity));
+  // A grid barrier orders every block's threads before it ahead of every block's after it.
+  launch_state& launch = *b.launch;
+  const unsigned grid_parity = launch.grid_generation.load() & 1;
+  if (san::tsan) {
+    san::release(barrier_sync(b, t.barrier_parity));
+    if (kind == barrier_grid) san::release(&launch.tsan_grid_sync[grid_parity]);
+  }
   yield_to_scheduler(t);
-  if (san::tsan) san::acquire(barrier_sync(b, t.barrier_parity));
+  if (san::tsan) {
+    san::acquire(barrier_sync(b, t.barrier_parity));
+    if (kind == barrier_grid) san::acquire(&launch.tsan_grid_sync[grid_parity]);
+  }
   t.last_barrier = t.site;
   return t.barrier_result;
 }
 
+// A grid barrier opens only when every block of the grid waits at one (cooperative.cpp).
 bool complete_barrier(block_context& b) {
-  if (b.at_barrier == 0 || b.at_barrier != b.live || b.live != b.nthreads || b.barrier_mismatch >= 0) return false;
+  if (b.at_barrier == 0 || b.at_barrier != b.live || b.live != b.nthreads || b.barrier_mismatch >= 0 ||
+      b.barrier_type == barrier_grid)
+    return false;
   int count = 0;
   for (const thread_slot& t : b.threads) count += t.predicate != 0;
   int result = 0;
   switch (b.barrier_type) {
-    case barrier_plain: break;
+    case barrier_plain: case barrier_grid: break;
     case barrier_count: result = count; break;
     case barrier_and: result = count == b.nthreads; break;
     case barrier_or: result = count != 0; break;
   }
+  release_barrier(b, result);
+  count_block_accesses(b);  // every thread is here: what they did before it is complete
+  return true;
+}
+
+void release_barrier(block_context& b, int result) {
   for (thread_slot& t : b.threads) {
     t.barrier_result = result;
     t.state = thread_state::runnable;
@@ -175,9 +200,9 @@ bool complete_barrier(block_context& b) {
   }
   b.at_barrier = 0;
   b.barrier_generation++;
-  count_block_accesses(b);  // every thread is here: what they did before it is complete
-  return true;
 }
+
+bool in_cooperative_launch() { return current_block != nullptr && current_block->launch->cooperative; }
 
 unsigned long long warp_sync_op(warp_op op, unsigned mask, unsigned long long value, int param, int width,
                                 const char* file, int line) {
@@ -283,8 +308,10 @@ void diagnose_deadlock(block_context& b) {
                    head + std::to_string(b.at_barrier) + " threads wait at " + barrier_name(b.barrier_type) + " at " +
                        where(waiting->site) + ", but " + std::to_string(b.nthreads - b.live) +
                        " threads will never arrive: " + thread_name(*gone) + " " + doing(b, *gone) +
-                       ".\n  Every thread of a block must reach each __syncthreads(); a 'return' before a barrier"
-                       " is the usual cause\n  (keep the threads alive and guard only their memory accesses).");
+                       ".\n  Every thread of a block must reach each " +
+                       (b.barrier_type == barrier_grid ? "this_grid().sync()" : "__syncthreads()") +
+                       "; a 'return' before a barrier is the usual cause\n  (keep the threads alive and guard only"
+                       " their memory accesses).");
     return;
   }
   fault_in_block(b, cudaErrorLaunchFailure, head + "the block's threads wait for each other forever (deadlock)");

@@ -551,7 +551,6 @@ CPUSIM_NEEDS_GPU(tex2D, "Texture fetches (tex2D)")
 CPUSIM_NEEDS_GPU(tex3D, "Texture fetches (tex3D)")
 CPUSIM_NEEDS_GPU(surf2Dread, "Surface reads (surf2Dread)")
 CPUSIM_NEEDS_GPU(surf2Dwrite, "Surface writes (surf2Dwrite)")
-CPUSIM_NEEDS_GPU(cudaLaunchCooperativeKernel, "Cooperative launches (cudaLaunchCooperativeKernel)")
 CPUSIM_NEEDS_GPU(cudaGraphCreate, "CUDA graphs (cudaGraphCreate)")
 CPUSIM_NEEDS_GPU(cudaStreamBeginCapture, "CUDA graphs (cudaStreamBeginCapture)")
 #undef CPUSIM_NEEDS_GPU
