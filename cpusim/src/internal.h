@@ -72,7 +72,7 @@ struct recent_load {
   unsigned char bytes[16];
 };
 
-enum class thread_state : uint8_t { runnable, at_barrier, at_warp_op, finished, abandoned };
+enum class thread_state : uint8_t { runnable, at_barrier, at_warp_op, at_tile_sync, finished, abandoned };
 
 struct warp_request {
   warp_op op;
@@ -96,6 +96,7 @@ struct thread_slot {
   unsigned barrier_parity = 0;
   warp_request warp{};
   unsigned long long warp_result = 0;
+  unsigned tile_size = 0;           // at_tile_sync: the size of its tile of several warps (sync.cpp)
   unsigned warp_ops = 0;
   stack_span stack;
   const char* stack_hint = nullptr;  // near where its fiber's stack was last in use
@@ -150,6 +151,8 @@ struct block_context {
   size_t static_shared_bytes = 0;
   shared_arena* arena = nullptr;    // its shared memory (its slot's: see block_slot)
   char* dynamic_shared = nullptr;   // where its extern __shared__ memory begins
+  char* tile_scratch = nullptr;     // cg::reduce over tiles of several warps: a slot per warp (sync.cpp)
+  std::vector<int> tile_arrivals;   // threads at each tile's sync, by tile size and index (sync.cpp)
   cudaError_t fault = cudaSuccess;
   std::mt19937_64 rng;
   std::vector<char> tsan_sync;      // addresses that barriers and warp ops release and acquire

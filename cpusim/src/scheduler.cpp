@@ -181,6 +181,8 @@ void begin_block(block_context& b, launch_state& launch, unsigned long long line
   b.runnable.reserve(size_t(b.nthreads));
   b.round.reserve(size_t(b.nthreads));
   b.shared.reserve(256);
+  b.tile_scratch = nullptr;
+  b.tile_arrivals.assign(5 * size_t((b.nthreads + 63) / 64), 0);  // tile syncs, tiles of 64 to 1024 (sync.cpp)
   if (san::tsan) {
     // Fresh heap memory: freeing the previous block's sync objects forgets their clocks, so no
     // order leaks from one block to the next through them.

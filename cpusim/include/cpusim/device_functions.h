@@ -26,6 +26,11 @@ namespace cpusim::detail {
 // (cooperative_groups' this_grid().sync()): the block's barrier, then every block's.
 enum barrier_kind { barrier_plain, barrier_count, barrier_and, barrier_or, barrier_grid };
 int barrier(barrier_kind kind, int predicate, const char* file, int line);
+// A barrier of the `size` threads (a power of 2, 64 to 1024) of the calling thread's tile:
+// cooperative_groups' tiles of several warps (tile_sync: sync.cpp). Their cg::reduce exchanges
+// the warps' values through tile_scratch, a slot of 64 bytes per warp of the block.
+void tile_sync(unsigned size, const char* file, int line);
+void* tile_scratch();
 bool in_cooperative_launch();
 
 enum warp_op { shfl_idx, shfl_up, shfl_down, shfl_xor, vote_ballot, vote_any, vote_all, sync_warp, active_mask };
