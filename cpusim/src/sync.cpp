@@ -166,6 +166,18 @@ std::string doing(const block_context& b, const thread_slot& s) {
   }
 }
 
+// Kept out of barrier(), which every __syncthreads calls: its strings cost the common path.
+[[noreturn]] __attribute__((noinline, cold)) void grid_sync_outside_cooperative_launch(const block_context& b,
+                                                                                   const thread_slot& t,
+                                                                                   const char* file, int line) {
+  fault_in_thread(cudaErrorLaunchFailure,
+                  "error: " + kernel_and_block(b) + " " + thread_name(t) + " calls this_grid().sync() at " +
+                      where({file, line}) + " in a launch that is not cooperative.\n  A grid barrier needs every "
+                      "block of the grid resident at once, which only cudaLaunchCooperativeKernel guarantees (on a "
+                      "GPU: a hang or an error);\n  launch the kernel with it, the grid no larger than "
+                      "cudaOccupancyMaxActiveBlocksPerMultiprocessor times the multiprocessors.");
+}
+
 }  // namespace
 
 int barrier(barrier_kind kind, int predicate, const char* file, int line) {
@@ -173,13 +185,7 @@ int barrier(barrier_kind kind, int predicate, const char* file, int line) {
   if (self == nullptr) return predicate;  // host code: nothing to wait for
   thread_slot& t = *self;
   block_context& b = *current_block;
-  if (kind == barrier_grid && !b.launch->cooperative)
-    fault_in_thread(cudaErrorLaunchFailure,
-                    "error: " + kernel_and_block(b) + " " + thread_name(t) + " calls this_grid().sync() at " +
-                        where({file, line}) + " in a launch that is not cooperative.\n  A grid barrier needs every "
-                        "block of the grid resident at once, which only cudaLaunchCooperativeKernel guarantees (on a "
-                        "GPU: a hang or an error);\n  launch the kernel with it, the grid no larger than "
-                        "cudaOccupancyMaxActiveBlocksPerMultiprocessor times the multiprocessors.");
+  if (kind == barrier_grid && !b.launch->cooperative) grid_sync_outside_cooperative_launch(b, t, file, line);
   t.state = thread_state::at_barrier;
   t.site = {file, line};
   t.predicate = predicate;
@@ -192,19 +198,30 @@ int barrier(barrier_kind kind, int predicate, const char* file, int line) {
   ++b.at_barrier;
   t.barrier_parity = b.barrier_generation & 1;
   // A grid barrier orders every block's threads before it ahead of every block's after it.
-  launch_state& launch = *b.launch;
-  const unsigned grid_parity = launch.grid_generation.load() & 1;
+  char* const grid_sync =
+      san::tsan && kind == barrier_grid ? &b.launch->tsan_grid_sync[b.launch->grid_generation.load() & 1] : nullptr;
   if (san::tsan) {
     san::release(barrier_sync(b, t.barrier_parity));
-    if (kind == barrier_grid) san::release(&launch.tsan_grid_sync[grid_parity]);
+    if (grid_sync != nullptr) san::release(grid_sync);
   }
   yield_to_scheduler(t);
   if (san::tsan) {
     san::acquire(barrier_sync(b, t.barrier_parity));
-    if (kind == barrier_grid) san::acquire(&launch.tsan_grid_sync[grid_parity]);
+    if (grid_sync != nullptr) san::acquire(grid_sync);
   }
   t.last_barrier = t.site;
   return t.barrier_result;
+}
+
+// Every thread goes on past its barrier (inline: a block of 1024 threads passes one every round).
+static inline void release_all(block_context& b, int result) {
+  for (thread_slot& t : b.threads) {
+    t.barrier_result = result;
+    t.state = thread_state::runnable;
+    b.runnable.push_back(t.linear);
+  }
+  b.at_barrier = 0;
+  b.barrier_generation++;
 }
 
 // A grid barrier opens only when every block of the grid waits at one (cooperative.cpp).
@@ -221,20 +238,12 @@ bool complete_barrier(block_context& b) {
     case barrier_and: result = count == b.nthreads; break;
     case barrier_or: result = count != 0; break;
   }
-  release_barrier(b, result);
+  release_all(b, result);
   count_block_accesses(b);  // every thread is here: what they did before it is complete
   return true;
 }
 
-void release_barrier(block_context& b, int result) {
-  for (thread_slot& t : b.threads) {
-    t.barrier_result = result;
-    t.state = thread_state::runnable;
-    b.runnable.push_back(t.linear);
-  }
-  b.at_barrier = 0;
-  b.barrier_generation++;
-}
+void release_barrier(block_context& b, int result) { release_all(b, result); }
 
 bool in_cooperative_launch() { return current_block != nullptr && current_block->launch->cooperative; }
 
