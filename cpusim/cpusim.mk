@@ -92,7 +92,8 @@ $(CPUSIM_SUITE_DIR)/host_main: $(CPUSIM_SUITE_DIR)/host_kernels.o $(CPUSIM_SUITE
 # Toolkit was read (this machine may have them on the compiler's default path); and with the
 # toolkit's include folder (beside nvcc) on the path, where there is one, which must change nothing.
 CPUSIM_SAMPLES_DIR := $(BUILD)/cpu/cpusim-samples
-CPUSIM_SAMPLES := error_checks device_query reduction_cg vote histogram_atomics clock_timing profiler
+CPUSIM_SAMPLES := error_checks device_query reduction_cg vote histogram_atomics clock_timing profiler occupancy \
+  grid_sync multi_warp_tiles
 CPUSIM_TOOLKIT_INCLUDE := $(patsubst %/cuda_runtime_api.h,%,$(wildcard $(abspath $(dir $(NVCC))../include)/cuda_runtime_api.h))
 CPUSIM_SAMPLES_BINS := $(addprefix $(CPUSIM_SAMPLES_DIR)/,$(CPUSIM_SAMPLES)) \
   $(if $(CPUSIM_TOOLKIT_INCLUDE),$(addprefix $(CPUSIM_SAMPLES_DIR)/with-toolkit/,$(CPUSIM_SAMPLES) toolkit_headers))

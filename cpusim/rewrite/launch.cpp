@@ -1,7 +1,11 @@
 // Kernel launches: kernel<<<config>>>(args) becomes a call of ::cpusim::launch, which needs to
 // know the kernel's name and, to tell its instances apart, whether the launch names one; so the
-// pass notes each __global__ function's template parameters here as it meets them.
+// pass notes each __global__ function's template parameters here as it meets them. The launches
+// through the runtime API, cudaLaunchKernel((void*)kernel, grid, block, args, ...) and
+// cudaLaunchCooperativeKernel, get the kernel itself instead of the void* (launch.h).
 #include "rewriter.h"
+
+#include <algorithm>
 
 namespace cpusim::rewrite {
 
@@ -80,6 +84,52 @@ size_t rewriter::launch(size_t i, const scope& here) {
                     "return [=]() { " + name + "(cpusim_args...); }; }("});
   edits_.push_back({src_.tokens[close].end, src_.tokens[close].end, ")"});
   return close;
+}
+
+// cudaLaunchKernel(CAST kernel, ...) -> cudaLaunchKernel(::cpusim::name_kernel("kernel", file, line, kernel), ...)
+// CAST, when there is one, is (void*) or (const void*), or reinterpret_cast or static_cast to one.
+size_t rewriter::launch_call(size_t i, const scope& here) {
+  const size_t open = i + 1, close = match(open);
+  if (here.device) {
+    error(i, "launching a kernel from device code (dynamic parallelism) needs a GPU: the CPU backend (cpusim) cannot run it");
+    return close;
+  }
+  size_t first = open + 1, last = argument_end(first, close);  // the kernel: tokens [first, last)
+  if (first == last) return close;
+  size_t kept_close = 0;  // a cast's ")" that closes name_kernel( instead
+  if (src_.is(first, "(")) {
+    const size_t cast_close = match(first);
+    bool only_void_pointer = cast_close > first + 1;
+    for (size_t j = first + 1; j < cast_close; ++j)
+      only_void_pointer &= src_.is(j, "void") || src_.is(j, "const") || src_.is(j, "*") || src_.is(j, "volatile");
+    if (only_void_pointer && cast_close + 1 < last) first = cast_close + 1;
+  } else if ((src_.is(first, "reinterpret_cast") || src_.is(first, "static_cast")) && src_.is(first + 1, "<")) {
+    const size_t gt = match_angle(first + 1);
+    if (src_.is(gt + 1, "(") && match(gt + 1) == last - 1) {
+      kept_close = last - 1;
+      first = gt + 2;
+      last = kept_close;
+    }
+  }
+  std::string name = flat(src_.is(first, "&") ? first + 1 : first, last);
+  for (char& c : name)
+    if (c == '"' || c == '\\') c = '\'';
+  edits_.push_back({src_.tokens[open + 1].begin, src_.tokens[first].begin,
+                    "::cpusim::name_kernel(\"" + name + "\", __builtin_FILE(), __builtin_LINE(), "});
+  if (kept_close == 0) edits_.push_back({src_.tokens[last - 1].end, src_.tokens[last - 1].end, ")"});
+  return first;  // the walk goes on inside the arguments
+}
+
+// The end (a "," or the ")" at `close`) of the argument that begins at `first`, past brackets and
+// template arguments.
+size_t rewriter::argument_end(size_t first, size_t close) const {
+  size_t j = first;
+  while (j < close && !src_.is(j, ",")) {
+    if (src_.is(j, "(") || src_.is(j, "[") || src_.is(j, "{")) j = match(j);
+    else if (src_.is(j, "<") && j > first && kind_at(j - 1) == identifier) j = match_angle(j);
+    ++j;
+  }
+  return std::min(j, close);
 }
 
 // The token before the "<<<" at `i` that should be the kernel's identifier, past its

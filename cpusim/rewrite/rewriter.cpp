@@ -61,6 +61,9 @@ bool rewriter::run() {
     } else if (src_.is(i, "<") && src_.adjacent(i) && src_.is(i + 1, "<") && src_.adjacent(i + 1) &&
                src_.is(i + 2, "<") && t.user) {
       i = launch(i, here);
+    } else if (t.user && (src_.is(i, "cudaLaunchKernel") || src_.is(i, "cudaLaunchCooperativeKernel")) &&
+               src_.is(i + 1, "(")) {
+      i = launch_call(i, here);
     } else if (t.user && inline_asm(i)) {
       error(i, "inline assembly (asm) needs a GPU: the CPU backend (cpusim) cannot run inline PTX");
     } else if (t.user && turns_off_a_check(i)) {

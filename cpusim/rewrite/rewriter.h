@@ -2,7 +2,8 @@
 // statements and collects edits, replacements of byte ranges that never add or remove a newline.
 // Each construct it rewrites or refuses has its file:
 //   rewriter.cpp   the walk, scopes, bracket matching, the output
-//   launch.cpp     kernel<<<...>>>(...) launches, and the kernels' template parameters they need
+//   launch.cpp     kernel<<<...>>>(...) launches, and the kernels' template parameters they need;
+//                  cudaLaunchKernel and cudaLaunchCooperativeKernel calls
 //   shared.cpp     __shared__ declarations
 //   refusals.cpp   what needs a GPU or turns off a check: inline PTX, no_sanitize attributes
 #pragma once
@@ -58,6 +59,8 @@ class rewriter {
   size_t qualified_begin(size_t last) const;
   size_t configuration_end(size_t i) const;
   bool names_instance(size_t kernel, size_t targs_open, size_t name_end) const;
+  size_t launch_call(size_t i, const scope& here);
+  size_t argument_end(size_t first, size_t close) const;
 
   // shared.cpp
   struct shared_parts;

@@ -152,7 +152,7 @@ void record(access_kind kind, uintptr_t address, unsigned size, uintptr_t site) 
   const launch_state& launch = *current_block->launch;
   if (kind == atomic) note_atomic(*t, address);
   if (!launch.counts && !launch.updates) return;
-  const shared_arena& arena = this_worker().arena;
+  const shared_arena& arena = *current_block->arena;
   memory_space space;
   if (address - reinterpret_cast<uintptr_t>(arena.memory) < arena.capacity) {
     if (kind == atomic) return;  // shared-memory atomics are not modelled
@@ -187,7 +187,7 @@ void count_request(const recorded_access& first, lane_access* lanes, int n) {
   if (counted_block < sample.block || (counted_block == sample.block && counted_warp < sample.warp)) {
     sample.block = counted_block, sample.warp = counted_warp, sample.count = n;
     std::copy(lanes, lanes + n, sample.lanes);  // before global_request sorts them
-    sample.shared_base = reinterpret_cast<uintptr_t>(this_worker().arena.memory);
+    sample.shared_base = reinterpret_cast<uintptr_t>(current_block->arena->memory);
   }
   site_counts c;
   c.requests = 1;

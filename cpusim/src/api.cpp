@@ -86,12 +86,14 @@ constexpr int default_dynamic_limit = 48 * 1024;
 constexpr int optin_limit = 227 * 1024;
 }  // namespace
 
-size_t dynamic_smem_limit(const void* key) {
+size_t dynamic_smem_limit(const void* key, bool* set) {
   std::lock_guard<std::mutex> lock(attributes_mutex);
   if (key != nullptr) {
     auto it = max_dynamic_smem.find(key);
+    if (set != nullptr) *set = it != max_dynamic_smem.end();
     return it == max_dynamic_smem.end() ? default_dynamic_limit : it->second;
   }
+  if (set != nullptr) *set = false;
   // The rewriter could not name the kernel (a template whose arguments are deduced): allow what
   // any kernel was granted.
   int limit = default_dynamic_limit;
@@ -325,6 +327,7 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp* p, int device) {
   p->maxBlocksPerMultiProcessor = 32;
   p->globalL1CacheSupported = p->localL1CacheSupported = 1;
   p->hostNativeAtomicSupported = 1;
+  p->cooperativeLaunch = 1;  // cudaLaunchCooperativeKernel: src/cooperative.cpp
   return cudaSuccess;
 }
 
@@ -356,7 +359,6 @@ cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device) 
     case cudaDevAttrPciDeviceId: *value = p.pciDeviceID; break;
     case cudaDevAttrUnifiedAddressing: *value = p.unifiedAddressing; break;
     case cudaDevAttrManagedMemory: *value = p.managedMemory; break;
-    // cudaLaunchCooperativeKernel is outside the subset (a compile-time error), as on a device without it.
     case cudaDevAttrCooperativeLaunch: *value = p.cooperativeLaunch; break;
     case cudaDevAttrMemoryClockRate: *value = 1000000; break;
     case cudaDevAttrGlobalMemoryBusWidth: *value = p.memoryBusWidth; break;
@@ -365,6 +367,8 @@ cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device) 
     case cudaDevAttrComputeCapabilityMajor: *value = p.major; break;
     case cudaDevAttrComputeCapabilityMinor: *value = p.minor; break;
     case cudaDevAttrMaxSharedMemoryPerMultiprocessor: *value = int(p.sharedMemPerMultiprocessor); break;
+    case cudaDevAttrMaxRegistersPerMultiprocessor: *value = p.regsPerMultiprocessor; break;
+    case cudaDevAttrReservedSharedMemoryPerBlock: *value = int(p.reservedSharedMemPerBlock); break;
     case cudaDevAttrMaxSharedMemoryPerBlockOptin: *value = int(p.sharedMemPerBlockOptin); break;
     case cudaDevAttrMaxBlocksPerMultiprocessor: *value = p.maxBlocksPerMultiProcessor; break;
     default: return record_error(cudaErrorInvalidValue);

@@ -72,7 +72,7 @@ struct recent_load {
   unsigned char bytes[16];
 };
 
-enum class thread_state : uint8_t { runnable, at_barrier, at_warp_op, finished, abandoned };
+enum class thread_state : uint8_t { runnable, at_barrier, at_warp_op, at_tile_sync, finished, abandoned };
 
 struct warp_request {
   warp_op op;
@@ -96,6 +96,7 @@ struct thread_slot {
   unsigned barrier_parity = 0;
   warp_request warp{};
   unsigned long long warp_result = 0;
+  unsigned tile_size = 0;           // at_tile_sync: the size of its tile of several warps (sync.cpp)
   unsigned warp_ops = 0;
   stack_span stack;
   const char* stack_hint = nullptr;  // near where its fiber's stack was last in use
@@ -117,8 +118,10 @@ struct thread_slot {
 };
 
 struct launch_state;
+struct grid_rendezvous;
 struct launch_counts;
 struct launch_updates;
+struct shared_arena;
 
 // A __shared__ allocation of the running block.
 struct shared_region {
@@ -136,6 +139,7 @@ struct block_context {
   unsigned long long linear_index = 0;
   int nthreads = 0;
   std::vector<thread_slot> threads;
+  std::vector<int> round;           // fibers to resume in this round
   std::vector<int> runnable;        // fibers to resume in the next round
   int live = 0;                     // not finished
   int at_barrier = 0;
@@ -145,6 +149,10 @@ struct block_context {
   unsigned barrier_generation = 0;
   std::vector<shared_region> shared;
   size_t static_shared_bytes = 0;
+  shared_arena* arena = nullptr;    // its shared memory (its slot's: see block_slot)
+  char* dynamic_shared = nullptr;   // where its extern __shared__ memory begins
+  char* tile_scratch = nullptr;     // cg::reduce over tiles of several warps: a slot per warp (sync.cpp)
+  std::vector<int> tile_arrivals;   // threads at each tile's sync, by tile size and index (sync.cpp)
   cudaError_t fault = cudaSuccess;
   std::mt19937_64 rng;
   std::vector<char> tsan_sync;      // addresses that barriers and warp ops release and acquire
@@ -165,11 +173,24 @@ struct launch_state {
   std::atomic<unsigned long long> next_block{0};
   std::atomic<int> error{cudaSuccess};
   std::atomic<size_t> static_shared_bytes{0};
+  // A cooperative launch (cudaLaunchCooperativeKernel): every block resident at once, spread
+  // over `multiprocessors` OS threads, and grid barriers between them (cooperative.cpp).
+  bool cooperative = false;
+  int multiprocessors = 0;
+  std::atomic<int> next_multiprocessor{0};
+  std::shared_ptr<grid_rendezvous> rendezvous;
+  std::atomic<unsigned> grid_generation{0};    // grid barriers opened so far
+  char tsan_grid_sync[2] = {};                 // ThreadSanitizer: a grid barrier, by parity
   // the count flavor: what its warps' accesses cost (access_count.cpp; null when nobody asked,
   // CPUSIM_LAUNCH_LOG) and its updates of device memory (lost_updates.cpp); null in other flavors
   std::shared_ptr<launch_counts> counts;
   std::shared_ptr<launch_updates> updates;
 };
+
+// The launch's i-th block in the order CPUSIM_SCHEDULE asks for (launch.cpp sets a and b).
+inline unsigned long long block_in_order(const launch_state& launch, unsigned long long i) {
+  return (unsigned long long)(((unsigned __int128)launch.order_a * i + launch.order_b) % launch.total_blocks);
+}
 
 // ---- per OS thread ----
 struct shared_arena {
@@ -186,12 +207,19 @@ struct parked_fiber {
   const void* scheduler_stack_bottom = nullptr;
   size_t scheduler_stack_size = 0;
 };
-struct worker {
+// What a block that runs on an OS thread needs of its own: its fibers' stacks, the fibers
+// parked between blocks, its shared memory. An ordinary launch runs one block at a time per OS
+// thread, in slot 0; a cooperative launch keeps several blocks resident at once, one per slot.
+struct block_slot {
   stack_pool stacks;
   std::vector<parked_fiber> parked;  // by the fiber's pool index
   shared_arena arena;
   block_context block;
   unsigned long long blocks_run = 0;
+};
+struct worker {
+  std::vector<std::unique_ptr<block_slot>> slots;
+  block_slot& slot(size_t i);  // made on first use
 };
 worker& this_worker();
 
@@ -199,10 +227,22 @@ extern __thread thread_slot* current_thread;
 extern char tsan_launch_done;  // each fiber releases it as it ends; the host acquires it
 extern __thread block_context* current_block;
 
-// ---- running blocks (scheduler.cpp, sync.cpp) ----
-void run_block(launch_state& launch, unsigned long long linear_index, worker& w);
+// ---- running blocks (scheduler.cpp, sync.cpp, cooperative.cpp) ----
+void run_block(launch_state& launch, unsigned long long linear_index, block_slot& s);
+// A block of a cooperative launch: started, then run until it ends or all its threads wait at a
+// grid barrier (the return value says which: true when it waits); enter_block makes a block the
+// one the OS thread runs (its built-in variables, its shared memory) before it is run again.
+void start_block(launch_state& launch, unsigned long long linear_index, block_slot& s);
+bool run_until_grid_barrier(block_context& b);
+void enter_block(block_context& b);
+void finish_block(block_slot& s);
+void open_grid_barrier(block_context& b);  // its threads go on past the grid barrier
+// The blocks of a cooperative launch that the OS thread running this is given, resident at once.
+void run_resident_blocks(launch_state& launch);
+std::shared_ptr<grid_rendezvous> make_rendezvous(const launch_state& launch);
 void yield_to_scheduler(thread_slot& t);
 bool complete_barrier(block_context& b);      // at quiescence: release a full barrier
+void release_barrier(block_context& b, int result);  // every thread goes on past its barrier
 bool complete_active_masks(block_context& b);
 void diagnose_deadlock(block_context& b);     // at quiescence when nothing can proceed
 
@@ -245,7 +285,13 @@ void watchdog_arm(const launch_state* launch);
 cudaError_t sticky_error();
 void set_sticky_error(cudaError_t e);
 cudaError_t record_error(cudaError_t e);  // remembers e for cudaGetLastError, returns it
-size_t dynamic_smem_limit(const void* key);
+size_t dynamic_smem_limit(const void* key, bool* set = nullptr);  // set: by cudaFuncSetAttribute
+// Occupancy (occupancy.cpp): how many blocks of `threads` threads with this much shared memory one
+// multiprocessor holds at once; the largest static shared memory a kernel's blocks have used.
+int blocks_per_multiprocessor(const void* key, long long threads, size_t dynamic_bytes, size_t static_bytes);
+size_t static_smem_seen(const void* key);
+void note_static_smem(const void* key, size_t bytes);
+int multiprocessor_count();
 bool device_accessible(const void* p);
 bool take_bad_argument(int* index, const void** pointer);  // from check_kernel_args
 void free_all_allocations();

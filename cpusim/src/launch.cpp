@@ -2,7 +2,8 @@
 // a pool of CPUSIM_THREADS OS threads (the calling thread is one of them) and return when all are
 // done. Configuration errors come back through cudaGetLastError and the kernel does not run;
 // a fault while it runs becomes the sticky error, which every later call returns (cudaGetLastError
-// only once another call has returned it), as on a GPU.
+// only once another call has returned it), as on a GPU. A cooperative launch must also fit on the
+// device all at once (cooperative.cpp runs it).
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -25,13 +26,15 @@ namespace {
 
 void run_blocks(launch_state& launch) {
   install_crash_handlers();
-  worker& w = this_worker();
+  if (launch.cooperative) {
+    run_resident_blocks(launch);
+    return;
+  }
+  block_slot& s = this_worker().slot(0);
   while (launch.error.load(std::memory_order_relaxed) == cudaSuccess) {
     const unsigned long long i = launch.next_block++;
     if (i >= launch.total_blocks) break;
-    const unsigned long long block =
-        (unsigned long long)(((unsigned __int128)launch.order_a * i + launch.order_b) % launch.total_blocks);
-    run_block(launch, block, w);
+    run_block(launch, block_in_order(launch, i), s);
   }
 }
 
@@ -166,6 +169,28 @@ bool refused_configuration(const launch_state& launch) {
   return false;
 }
 
+// A cooperative grid larger than the device holds at once: a GPU refuses it, and so does cpusim,
+// with the same occupancy that cudaOccupancyMaxActiveBlocksPerMultiprocessor reports. The static
+// shared memory counted is what the kernel's blocks used in earlier launches (g++ does not know
+// it before a block runs: shared_memory.cpp checks again when a declaration is reached).
+bool refused_cooperative(launch_state& launch) {
+  const unsigned threads = launch.block.x * launch.block.y * launch.block.z;
+  const size_t statics = static_smem_seen(launch.site.key);
+  const int per_multiprocessor = blocks_per_multiprocessor(launch.site.key, threads, launch.dynamic_bytes, statics);
+  const unsigned long long fits = (unsigned long long)per_multiprocessor * (unsigned long long)multiprocessor_count();
+  const unsigned long long blocks = (unsigned long long)launch.grid.x * launch.grid.y * launch.grid.z;
+  if (blocks <= fits) return false;
+  report(launch_name(launch.site) + " failed: a cooperative launch needs all " + std::to_string(blocks) +
+         " blocks of its grid resident at once, and this device holds " + std::to_string(fits) + " (" +
+         std::to_string(per_multiprocessor) + " per multiprocessor of blocks of " + std::to_string(threads) +
+         " threads with " + std::to_string(statics + launch.dynamic_bytes) + " bytes of shared memory, times " +
+         std::to_string(multiprocessor_count()) + (multiprocessor_count() == 1 ? " multiprocessor" : " multiprocessors") +
+         ") (cudaErrorCooperativeLaunchTooLarge).\n  Size the grid with "
+         "cudaOccupancyMaxActiveBlocksPerMultiprocessor times cudaDeviceProp::multiProcessorCount.");
+  log_launch(launch, record_error(cudaErrorCooperativeLaunchTooLarge));
+  return true;
+}
+
 // Argument `index` is a host pointer: on a GPU the kernel would fault, so it does not run.
 void fault_on_host_pointer(const launch_state& launch, int index, const void* pointer) {
   char text[160];
@@ -208,23 +233,35 @@ void run_grid(launch_state& launch) {
   san::acquire(&tsan_launch_done);
 }
 
-// Too many resources is a launch error (cudaGetLastError reports it, nothing sticks); any other
-// failure is a fault of the running kernel, which a GPU reports at the next call that
-// synchronizes, not at cudaGetLastError right after the launch.
-void record_outcome(const launch_state& launch) {
+// Too many resources is a launch error (cudaGetLastError reports it, nothing sticks, and the
+// launching call returns it); any other failure is a fault of the running kernel, which a GPU
+// reports at the next call that synchronizes, not at cudaGetLastError right after the launch.
+cudaError_t record_outcome(const launch_state& launch) {
   const cudaError_t status = cudaError_t(launch.error.load());
-  if (status == cudaErrorLaunchOutOfResources)
+  const bool launch_error = status == cudaErrorLaunchOutOfResources || status == cudaErrorCooperativeLaunchTooLarge;
+  if (launch_error)
     record_error(status);
   else if (status != cudaSuccess)
     set_sticky_error(status);
+  if (launch.site.key != nullptr) note_static_smem(launch.site.key, launch.static_shared_bytes.load());
   report_lost_updates(launch);
   log_launch(launch, status, launch.static_shared_bytes.load(), access_counts(launch), access_sites(launch));
+  return launch_error ? status : cudaSuccess;
 }
 
 }  // namespace
 
-void launch_kernel(const launch_site& site, dim3 grid, dim3 block, size_t dynamic_smem, cudaStream_t,
-                   void (*invoke)(const void*), const void* body) {
+// cudaLaunchKernel or cudaLaunchCooperativeKernel without the pointers to the arguments.
+cudaError_t bad_launch_arguments(const launch_site& site, int index) {
+  report(launch_name(site) + " failed: " +
+         (index < 0 ? std::string("its args is null") : "its args[" + std::to_string(index) + "] is null") +
+         ", but the kernel has parameters (cudaErrorInvalidValue).\n  args[i] must point to the value of the"
+         " kernel's parameter i.");
+  return record_error(cudaErrorInvalidValue);
+}
+
+cudaError_t launch_kernel(const launch_site& site, dim3 grid, dim3 block, size_t dynamic_smem, cudaStream_t,
+                          void (*invoke)(const void*), const void* body, bool cooperative) {
   int bad_index = -1;
   const void* bad_pointer = nullptr;
   const bool bad_argument = take_bad_argument(&bad_index, &bad_pointer);
@@ -233,10 +270,13 @@ void launch_kernel(const launch_site& site, dim3 grid, dim3 block, size_t dynami
   launch.grid = grid;
   launch.block = block;
   launch.dynamic_bytes = dynamic_smem;
-  if (refused_after_fault(launch) || refused_configuration(launch)) return;
+  launch.cooperative = cooperative;
+  if (refused_after_fault(launch)) return sticky_error();
+  if (refused_configuration(launch)) return cudaErrorInvalidValue;
+  if (cooperative && refused_cooperative(launch)) return cudaErrorCooperativeLaunchTooLarge;
   if (bad_argument) {
     fault_on_host_pointer(launch, bad_index, bad_pointer);
-    return;
+    return cudaSuccess;  // as a GPU's launch, which faults later
   }
 
   launch.invoke = invoke;
@@ -248,8 +288,12 @@ void launch_kernel(const launch_site& site, dim3 grid, dim3 block, size_t dynami
   launch.serial = ++launches;
   launch.counts = start_counting();
   launch.updates = start_updates();
+  if (cooperative) {
+    launch.multiprocessors = int(std::min<unsigned long long>(multiprocessor_count(), launch.total_blocks));
+    launch.rendezvous = make_rendezvous(launch);
+  }
   run_grid(launch);
-  record_outcome(launch);
+  return record_outcome(launch);
 }
 
 }  // namespace cpusim::detail

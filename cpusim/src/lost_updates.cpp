@@ -13,9 +13,10 @@
 // thread (CPUSIM_THREADS=1: the check is off otherwise) and the threads of a block switching only
 // where they wait, only the thread itself can have changed those bytes in between, so a change
 // is its update (two updates of one address in between count as one). The launch keeps, per
-// updated address, who updated it last: the block, the block's barrier generation and the
-// thread. An update that nothing orders after the last one (another block, or another thread of
-// the same block between the same two barriers) is lost: the bytes it overwrote are put back,
+// updated address, who updated it last: the block, the block's barrier generation, the grid's
+// (a cooperative launch's grid barriers) and the thread. An update that nothing orders after the
+// last one (another block between the same two grid barriers, or another thread of the same block
+// between the same two barriers) is lost: the bytes it overwrote are put back,
 // which is what a GPU gives when both threads read first and the earlier update is stored last.
 // A thread that made an atomic before its update (a lock) is left alone, since the atomic may
 // order it; atomics themselves are atomic here, and never lost.
@@ -45,6 +46,7 @@ namespace cpusim::detail {
 struct update_owner {
   unsigned long long block;
   unsigned barrier_generation;
+  unsigned grid_generation;
   int thread;
 };
 
@@ -106,10 +108,10 @@ std::string source_line(uintptr_t pc) {
 void updated(thread_slot& t, recent_load& l) {
   block_context& b = *current_block;
   launch_updates& u = *b.launch->updates;
-  const update_owner me{b.linear_index, b.barrier_generation, t.linear};
+  const update_owner me{b.linear_index, b.barrier_generation, b.launch->grid_generation.load(), t.linear};
   auto [it, first] = u.owners.try_emplace(l.address, me);
   const update_owner last = it->second;
-  const bool ordered = first || t.made_atomic ||
+  const bool ordered = first || t.made_atomic || last.grid_generation != me.grid_generation ||
                        (last.block == me.block && (last.barrier_generation != me.barrier_generation || last.thread == me.thread));
   if (ordered) {
     it->second = me;

@@ -71,10 +71,10 @@ struct fiber_main {
   }
 };
 
-// A finished thread's fiber waits in the OS thread's pool for the next block.
-void park(worker& w, thread_slot& t) {
-  if (w.parked.size() <= size_t(t.pool_index)) w.parked.resize(size_t(t.pool_index) + 1);
-  parked_fiber& p = w.parked[size_t(t.pool_index)];
+// A finished thread's fiber waits in its slot's pool for the next block.
+void park(block_slot& s, thread_slot& t) {
+  if (s.parked.size() <= size_t(t.pool_index)) s.parked.resize(size_t(t.pool_index) + 1);
+  parked_fiber& p = s.parked[size_t(t.pool_index)];
   p.context = std::move(t.context);
   p.fake_stack = t.fiber_fake_stack;
   p.scheduler_stack_bottom = t.scheduler_stack_bottom;
@@ -87,28 +87,30 @@ void park(worker& w, thread_slot& t) {
 std::mutex abandoned_mutex;
 std::vector<boost::context::fiber*> abandoned;
 
-void abandon(worker& w, thread_slot& t) {
+void abandon(block_slot& s, thread_slot& t) {
   std::lock_guard<std::mutex> lock(abandoned_mutex);
   abandoned.push_back(new boost::context::fiber(std::move(t.context)));
-  w.stacks.forget(t.pool_index);
+  s.stacks.forget(t.pool_index);
 }
 
 // ThreadSanitizer fibers are costly to create (about a millisecond each) and to keep (770 KB of
 // state each), so they are reused, as few as can be: in a block of n threads, thread i gets the
-// OS thread's fiber (and stack) number (i + k) mod (n + 1) in its k-th block. Thread i of two
+// slot's fiber (and stack) number (i + k) mod (n + 1) in the slot's k-th block. Thread i of two
 // blocks less than n + 1 apart on the same OS thread then has two fibers, which ThreadSanitizer
 // does not order, so a race between them is found (the usual one: thread 0 of every block adding
 // to one total); only thread i + d of a block and thread i of the block d later share a fiber,
 // and a race between just those two would go unseen.
-int pool_index(const worker& w, const block_context& b, const thread_slot& t) {
-  return san::tsan ? int((t.linear + w.blocks_run) % (unsigned long long)(b.nthreads + 1)) : t.linear;
+int pool_index(const block_slot& s, const block_context& b, const thread_slot& t) {
+  return san::tsan ? int((t.linear + s.blocks_run) % (unsigned long long)(b.nthreads + 1)) : t.linear;
 }
 
-void start_fiber(worker& w, block_context& b, thread_slot& t) {
-  t.pool_index = pool_index(w, b, t);
-  t.stack = w.stacks.take(t.pool_index);
-  if (size_t(t.pool_index) < w.parked.size() && w.parked[size_t(t.pool_index)].context) {
-    parked_fiber& p = w.parked[size_t(t.pool_index)];
+// False when there is no memory left for its stack (the launch then fails: start_threads).
+bool start_fiber(block_slot& s, block_context& b, thread_slot& t) {
+  t.pool_index = pool_index(s, b, t);
+  t.stack = s.stacks.take(t.pool_index);
+  if (t.stack.base == nullptr) return false;
+  if (size_t(t.pool_index) < s.parked.size() && s.parked[size_t(t.pool_index)].context) {
+    parked_fiber& p = s.parked[size_t(t.pool_index)];
     t.context = std::move(p.context);
     t.fiber_fake_stack = p.fake_stack;
     t.scheduler_stack_bottom = p.scheduler_stack_bottom;
@@ -125,7 +127,7 @@ void start_fiber(worker& w, block_context& b, thread_slot& t) {
                                       pooled_stack{}, fiber_main{});
   }
 #if defined(CPUSIM_TSAN)
-  std::vector<void*>& fibers = w.stacks.tsan_fibers;
+  std::vector<void*>& fibers = s.stacks.tsan_fibers;
   if (fibers.size() <= size_t(t.pool_index)) fibers.resize(size_t(t.pool_index) + 1);
   if (fibers[t.pool_index] == nullptr) fibers[t.pool_index] = __tsan_create_fiber(0);
   t.tsan_fiber = fibers[t.pool_index];
@@ -135,6 +137,7 @@ void start_fiber(worker& w, block_context& b, thread_slot& t) {
   __tsan_set_fiber_name(t.tsan_fiber, name);
 #endif
   (void)b;
+  return true;
 }
 
 void resume(thread_slot& t) {
@@ -159,7 +162,7 @@ void order_round(block_context& b, std::vector<int>& round) {
 
 // Makes `b` the launch's block number `linear_index`, and the one this OS thread runs: its
 // index, counters and seed, the CUDA built-in variables, its shared memory.
-void begin_block(block_context& b, launch_state& launch, unsigned long long linear_index, worker& w) {
+void begin_block(block_context& b, launch_state& launch, unsigned long long linear_index, block_slot& s) {
   const dim3 g = launch.grid;
   b.launch = &launch;
   b.linear_index = linear_index;
@@ -176,7 +179,10 @@ void begin_block(block_context& b, launch_state& launch, unsigned long long line
   // ThreadSanitizer would see as the fibers racing on the runtime's own memory.
   b.runnable.clear();
   b.runnable.reserve(size_t(b.nthreads));
+  b.round.reserve(size_t(b.nthreads));
   b.shared.reserve(256);
+  b.tile_scratch = nullptr;
+  b.tile_arrivals.assign(5 * size_t((b.nthreads + 63) / 64), 0);  // tile syncs, tiles of 64 to 1024 (sync.cpp)
   if (san::tsan) {
     // Fresh heap memory: freeing the previous block's sync objects forgets their clocks, so no
     // order leaks from one block to the next through them.
@@ -185,19 +191,18 @@ void begin_block(block_context& b, launch_state& launch, unsigned long long line
     b.tsan_scheduler = __tsan_get_current_fiber();
 #endif
   }
-  blockIdx = b.index;
-  blockDim = launch.block;
-  gridDim = g;
-  current_block = &b;
-  w.arena.begin_block(b, launch.dynamic_bytes);
+  b.arena = &s.arena;
+  s.arena.begin_block(b, launch.dynamic_bytes);
+  enter_block(b);
 }
 
-// A fiber for every thread of the block, none started yet; returns the first round: every
-// thread, in index order.
-std::vector<int> start_threads(block_context& b, worker& w) {
+// A fiber for every thread of the block, none started yet; the first round (b.round): every
+// thread, in index order. Without memory for the stacks the block fails, as a GPU fails a launch
+// that asks for more than it has.
+void start_threads(block_context& b, block_slot& s) {
   const dim3 d = b.launch->block;
   b.threads.resize(b.nthreads);
-  std::vector<int> round(b.nthreads);
+  b.round.resize(b.nthreads);
   for (int i = 0; i < b.nthreads; ++i) {
     thread_slot& t = b.threads[i];
     t.index = uint3{unsigned(i) % d.x, unsigned(i) / d.x % d.y, unsigned(i) / d.x / d.y};
@@ -211,26 +216,47 @@ std::vector<int> start_threads(block_context& b, worker& w) {
     for (recent_load& l : t.recent_loads) l.size = 0;
     t.made_atomic = false;
 #endif
-    start_fiber(w, b, t);
-    round[i] = i;
+    if (!start_fiber(s, b, t)) {
+      fault_in_block(b, cudaErrorLaunchOutOfResources,
+                     "error: " + kernel_and_block(b) + ": no memory left for the stacks of its threads (" +
+                         std::to_string(config().stack_bytes / 1024) + " KB each, CPUSIM_STACK_KB; " +
+                         std::to_string(i) + " of " + std::to_string(b.nthreads) +
+                         " made).\n  Fewer threads resident at once (a smaller cooperative grid, fewer CPUSIM_THREADS)"
+                         " need fewer stacks.");
+      b.threads.resize(size_t(i));
+      b.round.clear();
+      return;
+    }
+    b.round[i] = i;
   }
   // Fiber identities are reused across blocks, so their creation does not order them after this
   // block's setup: this release (acquired as each fiber starts) does.
   if (san::tsan) san::release(&b.tsan_sync[2]);
-  return round;
 }
 
-// Rounds until every thread has finished, one has faulted, or none can ever proceed.
-void run_rounds(block_context& b, std::vector<int>& round) {
+// Every thread of the block waits at the same grid barrier (this_grid().sync()).
+bool at_grid_barrier(const block_context& b) {
+  return b.barrier_type == barrier_grid && b.at_barrier > 0 && b.at_barrier == b.live && b.live == b.nthreads &&
+         b.barrier_mismatch < 0;
+}
+
+// Rounds until every thread has finished, one has faulted, none can ever proceed, or (true) all
+// wait at a grid barrier, which only the launch can open (cooperative.cpp).
+bool run_rounds(block_context& b) {
+  std::vector<int>& round = b.round;
   for (;;) {
     order_round(b, round);
-    for (size_t k = 0; k < round.size(); ++k) {
-      thread_slot& t = b.threads[round[k]];
+    // The round does not change while it runs (fibers add to b.runnable): held in registers
+    // across the fiber switches rather than read from the block again after each.
+    const int* const ids = round.data();
+    const size_t count = round.size();
+    for (size_t k = 0; k < count; ++k) {
+      thread_slot& t = b.threads[ids[k]];
       // The next fiber's stack, where it will resume, into the cache while this one runs: a
       // block's fibers take turns through more stack than the cache holds (lab 02's tall shape
       // ran 11% faster with this).
-      if (k + 1 < round.size()) {
-        const char* hint = b.threads[round[k + 1]].stack_hint;
+      if (k + 1 < count) {
+        const char* hint = b.threads[ids[k + 1]].stack_hint;
         if (hint != nullptr)
           for (int line = -6; line < 6; ++line) __builtin_prefetch(hint + line * 64);
       }
@@ -249,21 +275,26 @@ void run_rounds(block_context& b, std::vector<int>& round) {
       b.runnable.clear();
       continue;
     }
+    if (at_grid_barrier(b)) {
+      count_block_accesses(b);  // every thread is here: what they did before it is complete
+      return true;
+    }
     diagnose_deadlock(b);
     break;
   }
+  return false;
 }
 
 // What outlives the block: its fibers, its memory traffic, its static shared
 // memory in the launch's largest.
-void end_block(block_context& b, launch_state& launch, worker& w) {
+void end_block(block_context& b, launch_state& launch, block_slot& s) {
   for (thread_slot& t : b.threads) {
     if (!t.context) continue;
-    if (t.state == thread_state::finished) park(w, t);
-    else abandon(w, t);  // the block failed
+    if (t.state == thread_state::finished) park(s, t);
+    else abandon(s, t);  // the block failed
   }
   count_block_accesses(b);
-  ++w.blocks_run;
+  ++s.blocks_run;
   size_t seen = launch.static_shared_bytes.load();
   while (b.static_shared_bytes > seen && !launch.static_shared_bytes.compare_exchange_weak(seen, b.static_shared_bytes)) {
   }
@@ -281,12 +312,42 @@ void yield_to_scheduler(thread_slot& t) {
   refresh_recent_loads(t);
 }
 
-void run_block(launch_state& launch, unsigned long long linear_index, worker& w) {
-  block_context& b = w.block;
-  begin_block(b, launch, linear_index, w);
-  std::vector<int> round = start_threads(b, w);
-  run_rounds(b, round);
-  end_block(b, launch, w);
+void enter_block(block_context& b) {
+  blockIdx = b.index;
+  blockDim = b.launch->block;
+  gridDim = b.launch->grid;
+  current_block = &b;
+  dynamic_shared_base = b.dynamic_shared;
+}
+
+void run_block(launch_state& launch, unsigned long long linear_index, block_slot& s) {
+  start_block(launch, linear_index, s);
+  run_rounds(s.block);
+  end_block(s.block, launch, s);
+}
+
+void start_block(launch_state& launch, unsigned long long linear_index, block_slot& s) {
+  begin_block(s.block, launch, linear_index, s);
+  start_threads(s.block, s);
+}
+
+bool run_until_grid_barrier(block_context& b) {
+  enter_block(b);
+  return run_rounds(b);
+}
+
+void open_grid_barrier(block_context& b) {
+  release_barrier(b, 0);
+}
+
+void finish_block(block_slot& s) {
+  enter_block(s.block);
+  end_block(s.block, *s.block.launch, s);
+}
+
+block_slot& worker::slot(size_t i) {
+  while (slots.size() <= i) slots.push_back(std::make_unique<block_slot>());
+  return *slots[i];
 }
 
 }  // namespace cpusim::detail

@@ -44,7 +44,7 @@ void shared_arena::begin_block(block_context& b, size_t dynamic_bytes) {
   b.static_shared_bytes = 0;
   char* dynamic = static_cast<char*>(allocate(dynamic_bytes, 128));
   b.shared.push_back({nullptr, dynamic, dynamic_bytes, "extern __shared__ (dynamic)", {}});
-  dynamic_shared_base = dynamic;
+  b.dynamic_shared = dynamic;
 }
 
 void* shared_arena::allocate(size_t size, size_t align) {
@@ -76,7 +76,23 @@ void* shared_alloc(const void* site, size_t size, size_t align, const char* name
     fault_in_thread(cudaErrorLaunchOutOfResources,
                     "error: " + kernel_and_block(b) + ": " + std::to_string(statics) + " bytes of static and " +
                         std::to_string(dynamic) + " bytes of dynamic shared memory exceed the 227 KB a block can have");
-  void* p = this_worker().arena.allocate(size, align);
+  if (b.launch->cooperative) {
+    // The launch was checked with the static shared memory of earlier launches (launch.cpp); this
+    // block now shows how much it takes, and with it the grid may no longer fit on the device.
+    const launch_state& launch = *b.launch;
+    const unsigned threads = launch.block.x * launch.block.y * launch.block.z;
+    const unsigned long long fits =
+        (unsigned long long)blocks_per_multiprocessor(launch.site.key, threads, dynamic, statics) * multiprocessor_count();
+    if (fits < launch.total_blocks)
+      fault_in_thread(cudaErrorCooperativeLaunchTooLarge,
+                      "error: " + kernel_and_block(b) + ": with " + decl + " its blocks take " +
+                          std::to_string(statics + dynamic) + " bytes of shared memory, and the device holds " +
+                          std::to_string(fits) + " such blocks at once, fewer than the grid's " +
+                          std::to_string(launch.total_blocks) + ".\n  A GPU refuses this cooperative launch "
+                          "(cudaErrorCooperativeLaunchTooLarge); cpusim learns a kernel's static shared memory when "
+                          "its blocks first declare it, and checks launches after this one with it.");
+  }
+  void* p = b.arena->allocate(size, align);
   if (p == nullptr)
     fault_in_thread(cudaErrorLaunchOutOfResources, "error: " + kernel_and_block(b) + ": out of shared memory at " + decl);
   b.shared.push_back({site, static_cast<char*>(p), size, name, {file, line}});

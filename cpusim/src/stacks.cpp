@@ -1,6 +1,6 @@
 // Fiber stacks: mmap'd with a guard page below each one, so that an overflow faults at once
 // instead of silently overwriting a neighbouring CUDA thread's stack. Thread i of every block
-// that an OS thread runs gets that OS thread's i-th stack.
+// that an OS thread runs in a slot gets that slot's i-th stack (internal.h: block_slot).
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -21,10 +21,7 @@ stack_span stack_pool::take(int thread) {
   const size_t size = (config().stack_bytes + page - 1) / page * page;
   void* memory = mmap(nullptr, size + page, PROT_READ | PROT_WRITE,
                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
-  if (memory == MAP_FAILED) {
-    report("out of memory for fiber stacks (" + std::to_string(size / 1024) + " KB each)");
-    std::abort();
-  }
+  if (memory == MAP_FAILED) return {};  // no stack: the block fails (scheduler.cpp says why)
   mprotect(memory, page, PROT_NONE);
   s = {static_cast<char*>(memory) + page, size};
   return s;

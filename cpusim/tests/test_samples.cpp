@@ -1,7 +1,7 @@
 // Tests that programs written as cuda-samples and CUDA textbooks write them build with cpucc and
 // run: the sample-style programs of cpusim/tests/samples/ (helper-header error checks, device
 // query, a templated cooperative-groups reduction, votes, atomics, clock64 timing, the profiler
-// API), built by `make cpusim-samples` into build/cpu/cpusim-samples/ twice: on their own, and
+// API, the occupancy API, cooperative launches with grid barriers, tiles of several warps), built by `make cpusim-samples` into build/cpu/cpusim-samples/ twice: on their own, and
 // with the CUDA Toolkit's include folder on the path where this machine has one. Each program
 // checks its own results and exits 0 when they are right. Runs from the repository root.
 #include <doctest/doctest.h>
@@ -25,7 +25,8 @@ namespace fs = std::filesystem;
 
 const char* const kDir = "build/cpu/cpusim-samples/";
 const std::vector<std::string> kSamples = {"error_checks", "device_query", "reduction_cg", "vote",
-                                           "histogram_atomics", "clock_timing", "profiler"};
+                                           "histogram_atomics", "clock_timing", "profiler", "occupancy",
+                                           "grid_sync", "multi_warp_tiles"};
 
 // The toolkit's include folder where the Makefile looks for it: beside the nvcc in PATH, else
 // beside $CUDA_HOME/bin/nvcc (/usr/local/cuda); "" when it has no cuda_runtime_api.h.
@@ -109,23 +110,77 @@ TEST_CASE("checkCudaErrors ends a sample at a failed call, naming the call, its 
                 r.output);
 }
 
-TEST_CASE("what cooperative groups cannot do here stops the compile, saying what and why") {
+TEST_CASE("a cooperative grid is resident at once: one more block than fit fails, and the blocks meet at grid barriers") {
+  // The passing run (above) checks the barriers and cudaErrorCooperativeLaunchTooLarge on this
+  // machine's multiprocessors (CPUSIM_THREADS); here on one, and on three in a random order.
+  for (const char* env : {"CPUSIM_THREADS=1", "CPUSIM_THREADS=3 CPUSIM_SCHEDULE=random:7"}) {
+    CAPTURE(env);
+    const lab::RunResult r = lab::run_command({"sh", "-c", std::string(env) + " " + kDir + "grid_sync"});
+    CHECK_MESSAGE(r.exited(0), r.describe(), "\n", r.output);
+    CHECK_MESSAGE(text::contains(r.output, "a grid too large for the device: PASS"), r.output);
+    CHECK_MESSAGE(text::contains(r.output, "this device holds"), r.output);  // cpusim says why it refused
+  }
+}
+
+TEST_CASE("a grid barrier that cannot open is a fault that names the blocks, or the launch that is not cooperative") {
+  const std::string file = "cpusim/tests/samples/grid_sync.cu";
+  const lab::RunResult exits = run(kDir + std::string("grid_sync"), {"--block-exits"});
+  CHECK_MESSAGE(exits.exited(1), exits.describe(), "\n", exits.output);
+  CHECK_MESSAGE(text::contains(exits.output, "waits at this_grid().sync() at " +
+                                                 cpusim_test::line_of(file, "cg::this_grid().sync();")),
+                exits.output);
+  CHECK_MESSAGE(text::contains(exits.output, "but block (1,0,0) has exited the kernel (its thread (0,0,0) returned at " +
+                                                 cpusim_test::line_of(file, "planted: block 1 never reaches")),
+                exits.output);
+  CHECK_MESSAGE(text::contains(exits.output, "cudaDeviceSynchronize() failed: cudaErrorLaunchFailure"), exits.output);
+  const lab::RunResult plain = run(kDir + std::string("grid_sync"), {"--not-cooperative"});
+  CHECK_MESSAGE(plain.exited(1), plain.describe(), "\n", plain.output);
+  CHECK_MESSAGE(text::contains(plain.output, "calls this_grid().sync() at " + cpusim_test::line_of(file, "before any block checks") +
+                                                 " in a launch that is not cooperative"),
+                plain.output);
+}
+
+TEST_CASE("a tile of several warps whose sync a thread skips is a fault; a shuffle outside its mask is a warning") {
+  const std::string file = "cpusim/tests/samples/multi_warp_tiles.cu";
+  const lab::RunResult r = run(kDir + std::string("multi_warp_tiles"), {"--tile-diverges"});
+  CHECK_MESSAGE(r.exited(1), r.describe(), "\n", r.output);
+  CHECK_MESSAGE(text::contains(r.output, "waits at the sync of its tile of 64 threads (threads 64 to 127 of the block) at " +
+                                             cpusim_test::line_of(file, "planted: thread 70 never arrives") +
+                                             ", but thread (70,0,0) has exited the kernel"),
+                r.output);
+  const lab::RunResult w = run(kDir + std::string("multi_warp_tiles"), {"--outside-mask"});
+  CHECK_MESSAGE(w.exited(0), w.describe(), "\n", w.output);
+  CHECK_MESSAGE(text::contains(w.output, "(lane 0): __shfl_down_sync(0x000000ff) at " +
+                                             cpusim_test::line_of(file, "v += __shfl_down_sync(0xffu, v, offset)") +
+                                             " reads lane 8, which is not in the mask"),
+                w.output);
+}
+
+TEST_CASE("what cooperative groups and the launch API cannot do here stops the compile, saying what and why") {
   const fs::path dir = fs::temp_directory_path() / ("test_samples." + std::to_string(getpid()));
   fs::create_directories(dir);
   const std::string source = (dir / "cg_outside.cu").string();
   std::ofstream(source) << "#include <cooperative_groups.h>\n"
                            "namespace cg = cooperative_groups;\n"
-                           "__global__ void grid_kernel() { cg::this_grid().sync(); }\n"
                            "__global__ void coalesced_kernel() { cg::coalesced_threads(); }\n"
-                           "__global__ void wide_kernel() { cg::tiled_partition<64>(cg::this_thread_block()).sync(); }\n"
-                           "int main() {}\n";
+                           "__global__ void huge_kernel() { cg::tiled_partition<2048>(cg::this_thread_block()).sync(); }\n"
+                           "__global__ void wide_kernel(int* x) {\n"
+                           "  *x = cg::tiled_partition<64>(cg::this_thread_block()).shfl(*x, 0);\n"
+                           "}\n"
+                           "int main() {\n"
+                           "  void* hidden = (void*)wide_kernel;\n"
+                           "  cudaLaunchKernel(hidden, 1, 64, nullptr, 0, 0);\n"
+                           "}\n";
   lab::RunOptions options;
   options.timeout_s = 120;
   const lab::RunResult r = lab::run_command({"cpusim/cpucc", source, "-o", (dir / "cg_outside").string()}, options);
   CHECK_MESSAGE(r.exited(1), r.describe(), "\n", r.output);
-  CHECK_MESSAGE(text::contains(r.output, "this_grid().sync()) needs a cooperative launch"), r.output);
   CHECK_MESSAGE(text::contains(r.output, "coalesced_threads() is not in the CPU backend's (cpusim) subset"), r.output);
-  CHECK_MESSAGE(text::contains(r.output, "tiled_partition<N>: the CPU backend (cpusim) has tiles of 1, 2, 4, 8, 16 and 32"), r.output);
+  CHECK_MESSAGE(text::contains(r.output, "tiled_partition<N>: N is a power of 2 up to 1024"), r.output);
+  CHECK_MESSAGE(text::contains(r.output, "a tile of more than 32 threads has no shuffles or votes (as in CUDA)"), r.output);
+  CHECK_MESSAGE(text::contains(r.output, "cudaLaunchKernel: the CPU backend (cpusim) needs the kernel itself as the first "
+                                         "argument (its name, cast to void* or not)"),
+                r.output);
   fs::remove_all(dir);
 }
 

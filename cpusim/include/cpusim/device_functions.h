@@ -22,9 +22,16 @@ constexpr int warpSize = 32;
 namespace cpusim::detail {
 
 // Barrier kinds; the warp operations are described by one request so that the runtime can
-// match the lanes of a warp that meet at the same call.
-enum barrier_kind { barrier_plain, barrier_count, barrier_and, barrier_or };
+// match the lanes of a warp that meet at the same call. barrier_grid is a grid-wide barrier
+// (cooperative_groups' this_grid().sync()): the block's barrier, then every block's.
+enum barrier_kind { barrier_plain, barrier_count, barrier_and, barrier_or, barrier_grid };
 int barrier(barrier_kind kind, int predicate, const char* file, int line);
+// A barrier of the `size` threads (a power of 2, 64 to 1024) of the calling thread's tile:
+// cooperative_groups' tiles of several warps (tile_sync: sync.cpp). Their cg::reduce exchanges
+// the warps' values through tile_scratch, a slot of 64 bytes per warp of the block.
+void tile_sync(unsigned size, const char* file, int line);
+void* tile_scratch();
+bool in_cooperative_launch();
 
 enum warp_op { shfl_idx, shfl_up, shfl_down, shfl_xor, vote_ballot, vote_any, vote_all, sync_warp, active_mask };
 unsigned long long warp_sync_op(warp_op op, unsigned mask, unsigned long long value, int param, int width,

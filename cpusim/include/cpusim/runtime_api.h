@@ -210,10 +210,12 @@ enum cudaDeviceAttr {
   cudaDevAttrComputeCapabilityMajor = 75,
   cudaDevAttrComputeCapabilityMinor = 76,
   cudaDevAttrMaxSharedMemoryPerMultiprocessor = 81,
+  cudaDevAttrMaxRegistersPerMultiprocessor = 82,
   cudaDevAttrManagedMemory = 83,
   cudaDevAttrCooperativeLaunch = 95,
   cudaDevAttrMaxSharedMemoryPerBlockOptin = 97,
   cudaDevAttrMaxBlocksPerMultiprocessor = 106,
+  cudaDevAttrReservedSharedMemoryPerBlock = 111,
 };
 
 // What cudaDevAttrComputeMode reports: cpusim's one device is always in the default mode.
@@ -234,6 +236,8 @@ enum cudaComputeMode {
 #define cudaHostAllocMapped 0x02
 #define cudaHostAllocWriteCombined 0x04
 #define cudaMemAttachGlobal 0x01
+#define cudaOccupancyDefault 0x00
+#define cudaOccupancyDisableCachingOverride 0x01
 
 typedef struct CUstream_st* cudaStream_t;
 typedef struct CUevent_st* cudaEvent_t;
@@ -444,6 +448,84 @@ template <class F> cudaError_t cudaFuncSetAttribute(F* kernel, cudaFuncAttribute
 }
 template <class F> cudaError_t cudaFuncSetCacheConfig(F*, cudaFuncCache) { return cudaSuccess; }
 
+// Field for field CUDA 13's cudaFuncAttributes. On the CPU backend numRegs is an assumption (32,
+// src/occupancy.cpp says why) and sharedSizeBytes is the static shared memory the kernel's blocks
+// have used in the launches so far (0 before the first).
+struct cudaFuncAttributes {
+  size_t sharedSizeBytes;
+  size_t constSizeBytes;
+  size_t localSizeBytes;
+  int maxThreadsPerBlock;
+  int numRegs;
+  int ptxVersion;
+  int binaryVersion;
+  int cacheModeCA;
+  int maxDynamicSharedSizeBytes;
+  int preferredShmemCarveout;
+  int clusterDimMustBeSet;
+  int requiredClusterWidth;
+  int requiredClusterHeight;
+  int requiredClusterDepth;
+  int clusterSchedulingPolicyPreference;
+  int nonPortableClusterSizeAllowed;
+  int reserved[16];
+};
+
+// ---- occupancy (src/occupancy.cpp: from the block size, the shared memory, the device's limits) ----
+namespace cpusim::detail {
+cudaError_t occupancy_max_active_blocks(int* num_blocks, const void* kernel, int block_size, size_t dynamic_bytes,
+                                        unsigned flags);
+cudaError_t occupancy_max_potential_block_size(int* min_grid_size, int* block_size, const void* kernel,
+                                               size_t (*dynamic_bytes)(const void* context, int block_size),
+                                               const void* context, int block_size_limit, unsigned flags);
+cudaError_t func_get_attributes(cudaFuncAttributes* attributes, const void* kernel);
+// A kernel as CUDA's calls take it: itself, or its address as a void*.
+inline const void* function_key(const void* kernel) { return kernel; }
+template <class R, class... P> const void* function_key(R (*kernel)(P...)) { return reinterpret_cast<const void*>(kernel); }
+}  // namespace cpusim::detail
+
+template <class T> cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attributes, T kernel) {
+  return cpusim::detail::func_get_attributes(attributes, cpusim::detail::function_key(kernel));
+}
+template <class T>
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int* numBlocks, T kernel, int blockSize,
+                                                                   size_t dynamicSMemSize, unsigned int flags) {
+  return cpusim::detail::occupancy_max_active_blocks(numBlocks, cpusim::detail::function_key(kernel), blockSize,
+                                                     dynamicSMemSize, flags);
+}
+template <class T>
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* numBlocks, T kernel, int blockSize, size_t dynamicSMemSize) {
+  return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(numBlocks, kernel, blockSize, dynamicSMemSize,
+                                                                cudaOccupancyDefault);
+}
+// blockSizeToDynamicSMemSize: the dynamic shared memory a block of that many threads needs.
+template <class UnaryFunction, class T>
+cudaError_t cudaOccupancyMaxPotentialBlockSizeVariableSMemWithFlags(int* minGridSize, int* blockSize, T kernel,
+                                                                   UnaryFunction blockSizeToDynamicSMemSize,
+                                                                   int blockSizeLimit = 0, unsigned int flags = 0) {
+  const auto bytes = [](const void* f, int size) -> size_t { return (*static_cast<const UnaryFunction*>(f))(size); };
+  return cpusim::detail::occupancy_max_potential_block_size(minGridSize, blockSize, cpusim::detail::function_key(kernel),
+                                                            bytes, &blockSizeToDynamicSMemSize, blockSizeLimit, flags);
+}
+template <class UnaryFunction, class T>
+cudaError_t cudaOccupancyMaxPotentialBlockSizeVariableSMem(int* minGridSize, int* blockSize, T kernel,
+                                                           UnaryFunction blockSizeToDynamicSMemSize, int blockSizeLimit = 0) {
+  return cudaOccupancyMaxPotentialBlockSizeVariableSMemWithFlags(minGridSize, blockSize, kernel,
+                                                                 blockSizeToDynamicSMemSize, blockSizeLimit, 0);
+}
+template <class T>
+cudaError_t cudaOccupancyMaxPotentialBlockSizeWithFlags(int* minGridSize, int* blockSize, T kernel,
+                                                        size_t dynamicSMemSize = 0, int blockSizeLimit = 0,
+                                                        unsigned int flags = 0) {
+  return cudaOccupancyMaxPotentialBlockSizeVariableSMemWithFlags(
+      minGridSize, blockSize, kernel, [dynamicSMemSize](int) { return dynamicSMemSize; }, blockSizeLimit, flags);
+}
+template <class T>
+cudaError_t cudaOccupancyMaxPotentialBlockSize(int* minGridSize, int* blockSize, T kernel, size_t dynamicSMemSize = 0,
+                                               int blockSizeLimit = 0) {
+  return cudaOccupancyMaxPotentialBlockSizeWithFlags(minGridSize, blockSize, kernel, dynamicSMemSize, blockSizeLimit, 0);
+}
+
 // ---- textures and surfaces: outside the subset ----
 typedef unsigned long long cudaTextureObject_t;
 typedef unsigned long long cudaSurfaceObject_t;
@@ -469,7 +551,6 @@ CPUSIM_NEEDS_GPU(tex2D, "Texture fetches (tex2D)")
 CPUSIM_NEEDS_GPU(tex3D, "Texture fetches (tex3D)")
 CPUSIM_NEEDS_GPU(surf2Dread, "Surface reads (surf2Dread)")
 CPUSIM_NEEDS_GPU(surf2Dwrite, "Surface writes (surf2Dwrite)")
-CPUSIM_NEEDS_GPU(cudaLaunchCooperativeKernel, "Cooperative launches (cudaLaunchCooperativeKernel)")
 CPUSIM_NEEDS_GPU(cudaGraphCreate, "CUDA graphs (cudaGraphCreate)")
 CPUSIM_NEEDS_GPU(cudaStreamBeginCapture, "CUDA graphs (cudaStreamBeginCapture)")
 #undef CPUSIM_NEEDS_GPU
