@@ -348,9 +348,11 @@ bool build_shared(const Context& ctx, const std::vector<const LabRubric*>& labs,
   bool built = run_make(ctx, {"program-parts", "LAB=" + folders, "SRC=labs", "PART_FLAVORS=" + flavors}).exited(0);
   if (!built || solved.empty()) return built;
   // The solutions' programs, one make per flavor for every lab; each lab's build takes them
-  // from here rather than asking make again.
+  // from here rather than asking make again, all of them or none (a lab's build then makes
+  // them itself, and says what fails).
   std::string list;
   for (const std::string& folder : solved) list += (list.empty() ? "" : " ") + folder;
+  std::vector<LabPrograms> made(labs.size());
   const std::vector<std::pair<std::string, Program*>> solution_builds = solution_flavors(ctx, &none.solution, &none.solution_watched);
   for (size_t f = 0; f < solution_builds.size(); ++f) {
     const lab::RunResult r = run_make(ctx, {"program", "LAB=" + list, "SRC=solutions", "FLAVOR=" + solution_builds[f].first});
@@ -359,11 +361,14 @@ bool build_shared(const Context& ctx, const std::vector<const LabRubric*>& labs,
     for (size_t i = 0; i < labs.size(); ++i) {
       const size_t k = size_t(std::find(solved.begin(), solved.end(), labs[i]->folder) - solved.begin());
       if (k == solved.size()) continue;
-      LabPrograms& p = (*programs)[i];
-      Program* program = solution_flavors(ctx, &p.solution, &p.solution_watched)[f].second;
+      Program* program = solution_flavors(ctx, &made[i].solution, &made[i].solution_watched)[f].second;
       if (!program_at(paths[k], *labs[i], program)) return false;
       program->solution = true;
     }
+  }
+  for (size_t i = 0; i < labs.size(); ++i) {
+    (*programs)[i].solution = made[i].solution;
+    (*programs)[i].solution_watched = made[i].solution_watched;
   }
   return true;
 }

@@ -87,8 +87,9 @@ std::vector<double> solution_seconds(const Context& ctx, const LabRubric& lab, c
                                      std::vector<std::pair<size_t, CaseVerdict>>* failed, bool* kept_used) {
   const size_t n = cases.cases.size();
   const std::string kept = kept_times_path(ctx, lab, solution, std::string("correctness, ") + pass.name);
-  if (const auto seconds = read_kept_times(kept, n); seconds && plausible_seconds(ctx, *seconds)) {
-    *kept_used = true;
+  if (const auto seconds = read_kept_times(kept, n);
+      seconds && plausible_seconds(ctx, *seconds) && std::all_of(which.begin(), which.end(), [&](size_t i) { return (*seconds)[i] >= 0; })) {
+    *kept_used = true;  // (a record without a shape this pass runs is of another rubric's pass)
     return *seconds;
   }
   const Cases solved = copy_cases(ctx, cases, "correctness-solution");
@@ -177,6 +178,7 @@ struct Passes {
   Cases again, watched_cases;        // the second and the watched pass's copies of the cases
   Pass first, second, watched;
   std::vector<size_t> second_shapes, watched_shapes;  // the shapes the second and the watched pass ran
+  double spent_first = 0, spent_second = 0, spent_watched = 0;  // of each pass's time for all shapes
 };
 
 // The cases of PART's run put into WHOLE, a pass over more shapes.
@@ -200,22 +202,34 @@ Passes start_passes(const Context& ctx, const LabRubric& lab, const LabPrograms&
   return p;
 }
 
+// A pass's run over some of its shapes: LIMITS with what the pass's earlier runs *SPENT of its
+// time for all shapes taken off, and *SPENT what this run takes too. A pass run in two parts
+// (the once shapes last) has the time of one.
+Pass serve_part(const Context& ctx, const Program& program, const Cases& cases, const std::vector<size_t>& which,
+                const std::vector<std::string>& env, Limits limits, double* spent) {
+  limits.total = std::max(0.0, limits.total - *spent);
+  const Pass part = serve_pass(ctx, program, cases, which, env, limits);
+  for (size_t i : which) *spent += std::max(0.0, part.seconds[i]);
+  return part;
+}
+
 // The three passes over the shapes GROUP, into P.
 void run_passes(const Context& ctx, const LabRubric& lab, const LabPrograms& programs, const Cases& cases,
                 const Counted& counted, const std::vector<size_t>& group, Passes* p) {
   if (group.empty()) return;
-  const Pass first = serve_pass(ctx, programs.main, cases, group, kFirstPass.env, counted.limits);
+  const Pass first = serve_part(ctx, programs.main, cases, group, kFirstPass.env, counted.limits, &p->spent_first);
   merge(&p->first, first, group);
   std::vector<size_t> finished;
   for (size_t i : group) {
     if (first.seconds[i] >= 0) finished.push_back(i);
   }
   const std::vector<size_t> again = second_pass_shapes(ctx, lab, cases, first, finished);
-  merge(&p->second, serve_pass(ctx, programs.main, p->again, again, kSecondPass.env, counted.limits), again);
+  merge(&p->second, serve_part(ctx, programs.main, p->again, again, kSecondPass.env, counted.limits, &p->spent_second), again);
   p->second_shapes.insert(p->second_shapes.end(), again.begin(), again.end());
   if (programs.watched.path.empty()) return;
   const std::vector<size_t> watched = watched_shapes(lab, finished);
-  merge(&p->watched, serve_pass(ctx, programs.watched, p->watched_cases, watched, kWatchedPass.env, counted.watched), watched);
+  merge(&p->watched,
+        serve_part(ctx, programs.watched, p->watched_cases, watched, kWatchedPass.env, counted.watched, &p->spent_watched), watched);
   p->watched_shapes.insert(p->watched_shapes.end(), watched.begin(), watched.end());
 }
 
@@ -348,7 +362,10 @@ CheckResult check_correctness(const Context& ctx, const LabRubric& lab, const La
   Passes passes = start_passes(ctx, lab, programs, cases);
   run_passes(ctx, lab, programs, cases, counted, others, &passes);
   std::vector<size_t> diagnose;
-  if (when_main_correct && !once.empty()) {
+  // Only where no main shape is a once shape: the verdicts so far then decide.
+  const bool main_first = std::none_of(lab.main_shapes.begin(), lab.main_shapes.end(),
+                                       [&](size_t i) { return std::find(once.begin(), once.end(), i) != once.end(); });
+  if (when_main_correct && !once.empty() && main_first) {
     const std::vector<CaseVerdict> so_far = judge_passes(ctx, lab, cases, passes, others, &diagnose);
     if (main_shapes_pass(lab, others, so_far)) when_main_correct();
     diagnose.clear();

@@ -30,6 +30,7 @@
 #include "grading/core/grade_labs.h"
 #include "grading/core/interrupt.h"
 #include "grading/core/isolation.h"
+#include "grading/core/machine.h"
 #include "grading/core/progress.h"
 #include "grading/core/report.h"
 #include "grading/core/rubric.h"
@@ -98,7 +99,7 @@ struct Options {
   std::string src = "labs", lab_filter, step_filter, backend, rubric_path = "grading/rubric.txt", out, build_dir;
   std::string targets_path = "grading/targets.txt", solution_times_token;
   std::vector<std::string> hide;
-  int64_t seed = -1, jobs = -1;
+  int64_t seed = -1, jobs = -1, cores = 0;
   bool strict = false, no_namespaces = false, quick = false, record_targets = false, record_estimates = false;
 };
 
@@ -114,6 +115,8 @@ Options parse_options(int argc, char** argv) {
   cli.add_string("rubric", &o.rubric_path, "the rubric file");
   cli.add_int("jobs", &o.jobs, 1, 64, "labs graded at once (default: on a GPU one per two cores, on the CPU backend\n"
                                      "one); the timed runs of the performance check always run one at a time");
+  cli.add_int("cores", &o.cores, 0, 4096, "the cores this grading may use, at most (default: every core it may run on;\n"
+                                         "make grade-class gives each grader it runs at once its share)");
   cli.add_string("out", &o.out, "where the reports go (default: a folder of this run's own, build/grade/<time>-<pid>,\n"
                                 "with build/grade/latest pointing at the newest; only a run in the default folders is\n"
                                 "added to the history make status reads, build/progress)");
@@ -391,6 +394,7 @@ int main(int argc, char** argv) {
   // `make grade SEED=N` exports SEED, which no student process may read.
   for (const char* name : {"MAKEFLAGS", "MFLAGS", "MAKELEVEL", "SEED"}) unsetenv(name);
   const Options o = parse_options(argc, argv);
+  grade::limit_cores(int(o.cores));
   if (o.quick) command_name = "make check";
   choose_report_folder(o.out, o.quick);
   const grade::Rubric rubric = load_rubric(o.rubric_path);

@@ -18,7 +18,9 @@ namespace grade {
 
 std::string kept_times_path(const Context& ctx, const LabRubric& lab, const Program& solution, const std::string& what) {
   const bool gpu = ctx.backend == "gpu";
-  if (!ctx.sandbox.namespaces || (gpu && ctx.solution_times_token.empty())) return "";
+  // Student code as a user of its own, fenced: a grader that is not root shares its user with
+  // student code, whose processes might reach the build folder through another's /proc/PID/root.
+  if (!ctx.sandbox.namespaces || !ctx.sandbox.as_student || (gpu && ctx.solution_times_token.empty())) return "";
   char host[256] = "";
   gethostname(host, sizeof host - 1);
   const char* threads = std::getenv("CPUSIM_THREADS");

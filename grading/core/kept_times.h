@@ -12,8 +12,9 @@
 //
 // A record is named after the solution's program, its step, what was measured, the lab's
 // shapes, the machine, the cores it may use and, on a GPU, the GPU and the token. Only where
-// namespaces keep the build folder read-only to student code: elsewhere a student's program
-// could write the times the next grading reads. A measurement that failed is not kept.
+// namespaces keep the build folder read-only to student code and student code runs as a user of
+// its own (a root grader): elsewhere a student's program could write the times the next grading
+// reads. A measurement that failed is not kept.
 #pragma once
 
 #include <optional>

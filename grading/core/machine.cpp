@@ -4,19 +4,16 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <limits>
 #include <string>
 
 namespace grade {
 
-int usable_cores() {
-  cpu_set_t set;
-  if (sched_getaffinity(0, sizeof set, &set) == 0) return std::max(1, CPU_COUNT(&set));
-  return int(std::max(1L, sysconf(_SC_NPROCESSORS_ONLN)));
-}
-
 namespace {
+
+int cores_limit = 0;  // limit_cores's; 0: none
 
 constexpr long long kUnknown = std::numeric_limits<long long>::max();
 
@@ -32,43 +29,77 @@ long long bytes_in(const std::string& file) {
   }
 }
 
-// MemAvailable of /proc/meminfo, in bytes.
-long long available_bytes() {
-  std::ifstream in("/proc/meminfo");
-  std::string key;
-  long long kib = 0;
-  std::string unit;
-  while (in >> key >> kib >> unit) {
-    if (key == "MemAvailable:") return kib * 1024;
+// The value of KEY in a file of "key value" lines (/proc/meminfo, a cgroup's memory.stat), or kUnknown.
+long long value_of(const std::string& file, const std::string& key) {
+  std::ifstream in(file);
+  std::string k;
+  long long v = 0;
+  std::string rest;
+  while (in >> k >> v) {
+    if (k == key) return v;
+    std::getline(in, rest);
   }
   return kUnknown;
 }
 
-// What the cgroups of this process leave, from its own up to the root: a container's limit is
-// often set on a cgroup above the one the process is in.
-long long cgroup_spare_bytes() {
+// The folder of this process's cgroup under ROOT: where the path /proc/self/cgroup gives for
+// CONTROLLER ("" for cgroup v2's line) lies, or ROOT itself where the path is not there (a
+// container whose cgroup namespace shows its own cgroup as the root).
+std::string cgroup_folder(const std::string& root, const std::string& controller) {
   std::ifstream in("/proc/self/cgroup");
-  std::string line, path;
-  while (std::getline(in, line)) {
-    if (line.rfind("0::", 0) == 0) path = line.substr(3);
+  for (std::string line; std::getline(in, line);) {
+    const size_t a = line.find(':'), b = line.find(':', a + 1);
+    if (a == std::string::npos || b == std::string::npos) continue;
+    const std::string list = "," + line.substr(a + 1, b - a - 1) + ",";
+    if (controller.empty() ? b != a + 1 : list.find("," + controller + ",") == std::string::npos) continue;
+    const std::string path = line.substr(b + 1);
+    std::error_code ec;
+    return std::filesystem::is_directory(root + path, ec) && path != "/" ? root + path : root;
   }
-  if (path.empty()) return kUnknown;
+  return "";
+}
+
+// What cgroup v2 leaves, from this process's cgroup up to the root (a container's limit is often
+// on a cgroup above): each level's limit (memory.max, memory.high) less what it holds, the page
+// cache it may drop not counted.
+long long cgroup_v2_spare() {
+  std::string dir = cgroup_folder("/sys/fs/cgroup", "");
   long long spare = kUnknown;
-  for (;;) {
-    const std::string dir = "/sys/fs/cgroup" + (path == "/" ? std::string() : path);
-    const long long max = bytes_in(dir + "/memory.max"), current = bytes_in(dir + "/memory.current");
-    if (max != kUnknown && current != kUnknown) spare = std::min(spare, std::max(0LL, max - current));
-    if (path == "/" || path.empty()) break;
-    const size_t slash = path.rfind('/');
-    path = slash == 0 ? "/" : path.substr(0, slash);
+  for (std::error_code ec; !dir.empty() && std::filesystem::exists(dir + "/memory.current", ec);) {
+    const long long limit = std::min(bytes_in(dir + "/memory.max"), bytes_in(dir + "/memory.high"));
+    const long long held = bytes_in(dir + "/memory.current"), cache = value_of(dir + "/memory.stat", "inactive_file");
+    if (limit != kUnknown && held != kUnknown) spare = std::min(spare, std::max(0LL, limit - held + (cache == kUnknown ? 0 : cache)));
+    if (dir == "/sys/fs/cgroup") break;
+    dir = std::filesystem::path(dir).parent_path().string();
   }
   return spare;
 }
 
+// What cgroup v1's memory controller leaves: the limit over this cgroup and its parents less
+// what it holds, its droppable page cache not counted.
+long long cgroup_v1_spare() {
+  const std::string dir = cgroup_folder("/sys/fs/cgroup/memory", "memory");
+  if (dir.empty()) return kUnknown;
+  const long long limit = value_of(dir + "/memory.stat", "hierarchical_memory_limit");
+  const long long held = bytes_in(dir + "/memory.usage_in_bytes"), cache = value_of(dir + "/memory.stat", "total_inactive_file");
+  if (limit == kUnknown || held == kUnknown) return kUnknown;
+  return std::max(0LL, limit - held + (cache == kUnknown ? 0 : cache));
+}
+
 }  // namespace
 
+void limit_cores(int cores) { cores_limit = cores; }
+
+int usable_cores() {
+  cpu_set_t set;
+  int cores = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : int(sysconf(_SC_NPROCESSORS_ONLN));
+  if (cores_limit > 0) cores = std::min(cores, cores_limit);
+  return std::max(1, cores);
+}
+
 long long memory_to_spare_mib() {
-  const long long spare = std::min(available_bytes(), cgroup_spare_bytes());
+  const long long kib = value_of("/proc/meminfo", "MemAvailable:");
+  const long long spare = std::min({kib == kUnknown ? kUnknown : kib * 1024, cgroup_v2_spare(), cgroup_v1_spare()});
   return spare == kUnknown ? 0 : spare / (1024 * 1024);
 }
 

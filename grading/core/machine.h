@@ -1,16 +1,22 @@
 // What this machine gives the grader: the cores this process may run on and the memory it may
-// still take, as a platform's container or a cgroup limits them, not as the hardware has them.
+// still take, as a platform's container, a cgroup or the grading that started it limits them,
+// not as the hardware has them.
 #pragma once
 
 namespace grade {
 
 // The cores this process may run on (sched_getaffinity: a container or taskset can give fewer
-// than the machine has); at least 1.
+// than the machine has), at most limit_cores's; at least 1.
 int usable_cores();
 
+// At most CORES from now on (the grader's --cores: make grade-class gives each of the graders it
+// runs at once its share of the machine). 0: no limit.
+void limit_cores(int cores);
+
 // MiB of memory this process could still take: the least of the machine's available memory
-// (MemAvailable) and what its cgroup's limits leave (cgroup v2, every level up to the root).
-// 0 when none of them can be read.
+// (MemAvailable) and what its cgroup's limits leave (cgroup v2 at every level up to the root, or
+// v1's memory controller), page cache the kernel may drop counted as free. 0 when none of them
+// can be read.
 long long memory_to_spare_mib();
 
 }  // namespace grade

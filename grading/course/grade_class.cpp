@@ -46,6 +46,7 @@
 #include "common/descendants.h"
 #include "common/exit_codes.h"
 #include "common/subprocess.h"
+#include "grading/core/machine.h"
 #include "grading/course/class/download.h"
 #include "grading/course/class/gradebook.h"
 #include "grading/course/class/hash.h"
@@ -154,6 +155,7 @@ std::vector<std::string> grader_command(const Class& c, const std::string& root,
   if (!c.o.lab.empty()) argv.insert(argv.end(), {"--lab", c.o.lab});
   if (!c.build_dir.empty()) argv.insert(argv.end(), {"--build-dir", c.build_dir});
   if (c.grader_jobs > 0) argv.insert(argv.end(), {"--jobs", std::to_string(c.grader_jobs)});
+  if (c.grader_cores > 0) argv.insert(argv.end(), {"--cores", std::to_string(c.grader_cores)});
   if (c.backend == "gpu") argv.insert(argv.end(), {"--keep-solution-times", c.solution_times_token});
   // What student code must not read: the class's submissions (and the download they came from),
   // and every student's folder and the similarity report's copies in OUT (the grader reads its own
@@ -588,10 +590,13 @@ int main(int argc, char** argv) {
   } else {
     const std::vector<grade::Student> graded = task ? task_students(c, students) : students;
     const int workers = worker_count(c, graded.size());
-    // Graders sharing a GPU machine share its cores too, each grading its labs at once.
+    // Graders sharing a GPU machine share its cores too, each grading its labs at once. On the
+    // CPU backend each grader is told its share, so that it runs nothing beside its runs that
+    // the others' would need the core for (grading/core/grade_labs.cpp).
     if (c.backend == "gpu" && size_t(workers) > c.gpu_ids.size()) {
       c.grader_jobs = std::max(1, int(std::thread::hardware_concurrency()) / workers);
     }
+    if (c.backend == "cpu" && workers > 1) c.grader_cores = std::max(1, grade::usable_cores() / workers);
     std::printf("make grade-class: %zu students in %s, class seed %llu (SEED=%llu reproduces every seed), %d at once on %s\n",
                 graded.size(), o.submissions.c_str(), (unsigned long long)c.seed, (unsigned long long)c.seed, workers,
                 c.backend == "gpu" ? (std::to_string(c.gpu_ids.size()) + " GPU(s), each timed pass alone on its GPU").c_str()

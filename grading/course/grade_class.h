@@ -53,6 +53,7 @@ struct Class {
   std::vector<std::string> gpus;     // the models nvidia-smi names
   std::vector<std::string> gpu_ids;  // those this process may use, for CUDA_VISIBLE_DEVICES
   int grader_jobs = 0;               // each grader's labs at once on a GPU machine (0: its own default)
+  int grader_cores = 0;              // on the CPU backend, each grader's share of the cores (0: all)
   // This run's, given to every grader on a GPU: the solution is timed once per run and GPU, by
   // the first student's grading, not once per student (grading/core/kept_times.h).
   std::string solution_times_token;

@@ -189,7 +189,7 @@ TEST_CASE("the committed targets file parses, and each target is a part of the r
   }
 }
 
-TEST_CASE("a GPU's solution times are kept within a class's run only (its token), per GPU, and only behind namespaces") {
+TEST_CASE("a GPU's solution times are kept within a class's run only (its token), per GPU, only behind namespaces and a user of its own") {
   const grade::Rubric rubric = read_rubric();
   grade::Context ctx;
   ctx.rubric = &rubric;
@@ -197,6 +197,7 @@ TEST_CASE("a GPU's solution times are kept within a class's run only (its token)
   ctx.device = kH100;
   ctx.build_dir = fs::temp_directory_path() / ("kept-" + std::to_string(getpid()));
   ctx.sandbox.namespaces = true;
+  ctx.sandbox.as_student = true;
   const grade::LabRubric& lab = rubric_part(rubric, "01_matmul_naive");
   grade::Program solution;
   solution.fingerprint = "0123abcd";
@@ -216,6 +217,9 @@ TEST_CASE("a GPU's solution times are kept within a class's run only (its token)
   ctx.sandbox.namespaces = false;  // student code could write the build folder: nothing is kept
   CHECK(grade::kept_times_path(ctx, lab, solution, "performance").empty());
   ctx.sandbox.namespaces = true;
+  ctx.sandbox.as_student = false;  // a grader that is not root: its user is student code's too
+  CHECK(grade::kept_times_path(ctx, lab, solution, "performance").empty());
+  ctx.sandbox.as_student = true;
   ctx.backend = "cpu";
   ctx.solution_times_token.clear();
   CHECK_FALSE(grade::kept_times_path(ctx, lab, solution, "correctness, alternate").empty());  // a CPU's, across runs
