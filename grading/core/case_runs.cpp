@@ -1,5 +1,6 @@
 #include "grading/core/case_runs.h"
 
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -14,11 +15,14 @@
 #include <fstream>
 #include <iterator>
 #include <mutex>
+#include <optional>
 #include <sstream>
 
 #include "common/descendants.h"
+#include "common/text.h"
 #include "common/timing.h"
 #include "grading/core/isolation.h"
+#include "grading/core/ready_pipe.h"
 #include "grading/core/student_uid.h"
 #include "grading/core/turns.h"
 #include "common/rep_check.h"
@@ -50,6 +54,9 @@ std::string make_dir(const Context& ctx, const std::string& name) {
   ctx.sandbox.hand_over(dir);
   return dir;
 }
+
+// Removes what runs left in CASES's folder of their results, for a run again.
+void remove_results(const Cases& cases) { lab::run_command({"sh", "-c", "rm -f \"$0\"/*.result \"$0\"/*.out", cases.dir}); }
 
 void write_case_list(const Cases& cases, const std::vector<size_t>& which) {
   std::ofstream list(cases.dir + "/cases.txt");
@@ -90,7 +97,7 @@ Turns& gpu_turns(const Context& ctx) {
     for (char& c : gpu) {
       if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-') c = '_';
     }
-    turns.share_with_graders(machine_lock_folder() + "/gpu-" + gpu + ".lock");
+    turns.share_with_graders(machine_lock_folder() + "/gpu-" + gpu + ".lock", !ctx.class_run.empty());
   });
   return turns;
 }
@@ -99,9 +106,47 @@ std::string over_memory_line(long limit_mib) {
   return "(stopped: its resident memory passed the grader's limit of " + memory_text(limit_mib) + ", the rubric's memory.run)";
 }
 
+namespace {
+
+// A timed pass on a GPU (GpuUse::alone_when_ready), from its start to its end: its program says
+// through a ReadyPipe in its folder when it is ready to time; then its TURN is given back and one
+// alone taken while the program waits. The run's limits do not count the wait, and WAITED hears
+// of it. A turn that cannot be had stops the run, with why in `error`.
+struct ReadyWatch {
+  ReadyWatch(Turns& turns, std::optional<Turn>& turn, const std::function<void(double)>& waited, lab::RunOptions* options)
+      : pipe(options->cwd + "/gpu-turn") {
+    options->env.push_back("LAB_GPU_TURN=" + pipe.path());
+    options->uncounted_s = [this] { return seconds_waited; };
+    options->stop_early = [this, &turns, &turn, waited, stop_early = options->stop_early] {
+      if (pipe.asked()) {
+        const auto start = Clock::now();
+        try {
+          turn.reset();
+          turn.emplace(turns, Turns::Kind::alone);
+        } catch (const std::exception& e) {
+          error = e.what();
+          return true;
+        }
+        const double seconds = seconds_since(start);
+        seconds_waited += seconds;
+        if (waited) waited(seconds);
+        pipe.go();
+      }
+      return stop_early && stop_early();
+    };
+  }
+  ReadyPipe pipe;
+  double seconds_waited = 0;
+  std::string error;
+};
+
+}  // namespace
+
 lab::RunResult run_program(const Context& ctx, const Program& program, const std::vector<std::string>& args,
                            const std::vector<std::string>& env, const std::vector<std::string>& wrapper, double timeout_s,
-                           std::function<bool()> stop_early, std::function<void(int pid)> started, bool alone) {
+                           RunControl control) {
+  std::function<bool()> stop_early = std::move(control.stop_early);
+  std::function<void(int pid)> started = std::move(control.started);
   if (fingerprint(program.path) != program.fingerprint) {
     lab::RunResult tampered;
     tampered.spawn_failed = true;
@@ -132,7 +177,7 @@ lab::RunResult run_program(const Context& ctx, const Program& program, const std
       if (started) started(p);
     };
   }
-  options.stop_early = std::move(stop_early);
+  options.stop_early = stop_early;
   // A working folder of its own, so that what it writes where it stands lands nowhere that
   // matters; it is its home too (Nsight Compute keeps its settings there).
   options.cwd = make_dir(ctx, "cwd");
@@ -146,11 +191,18 @@ lab::RunResult run_program(const Context& ctx, const Program& program, const std
       if (!path.empty() && exists(path)) own.push_back(std::filesystem::weakly_canonical(path).string());
     }
   }
-  const Turn turn(gpu_turns(ctx), alone ? Turns::Kind::alone : program.solution ? Turns::Kind::solution : Turns::Kind::student);
+  Turns& turns = gpu_turns(ctx);
+  std::optional<Turn> turn;
+  turn.emplace(turns, control.gpu == GpuUse::alone ? Turns::Kind::alone
+                      : program.solution          ? Turns::Kind::solution
+                                                  : Turns::Kind::student);
+  std::optional<ReadyWatch> ready;
+  if (control.gpu == GpuUse::alone_when_ready && ctx.backend == "gpu") ready.emplace(turns, turn, control.waited, &options);
   options.started = std::move(started);
   lab::RunResult r = ctx.sandbox.run(ctx.sandbox.wrap(argv, options.timeout_s, program.sanitizer, own), options);
   lab::kill_descendants();
   lab::run_command({"rm", "-rf", options.cwd});
+  if (ready && !ready->error.empty()) throw CannotGrade("cannot take the GPU alone for a timed pass: " + ready->error);
   if (*over_memory) {
     // Stopped for its memory, not its time: no later limit from the solution's time changes that.
     r.timed_out = false;
@@ -219,25 +271,50 @@ Limits limits_from(const Context& ctx, const std::vector<double>& solution_secon
   return l;
 }
 
-lab::RunResult run_limited(const Context& ctx, const Program& program, const Cases& cases, const std::vector<std::string>& env,
-                           const std::vector<std::string>& wrapper, const Program* solution) {
+namespace {
+
+// One try of run_limited, its runs at GPU place USE.
+lab::RunResult run_limited_once(const Context& ctx, const Program& program, const Cases& cases, const std::vector<std::string>& env,
+                                const std::vector<std::string>& wrapper, const Program* solution, GpuUse use) {
+  RunControl control;
+  control.gpu = use;
   const double floor = std::min(ctx.rubric->timeout_run, ctx.backend == "gpu" ? kRunFloorGpu : kRunFloorCpu);
-  lab::RunResult r = run_program(ctx, program, {"--serve", cases.dir}, env, wrapper, floor);
+  lab::RunResult r = run_program(ctx, program, {"--serve", cases.dir}, env, wrapper, floor, control);
   if (!r.timed_out) return r;
   std::string why = fmt("(stopped after %.0f s, the least time any such run gets", floor);
   if (solution != nullptr && !solution->path.empty()) {
     // Slow, or hung: the solution's time for the same run tells which.
     const Cases theirs = copy_cases(ctx, cases, "solution-time");
-    const lab::RunResult s = run_program(ctx, *solution, {"--serve", theirs.dir}, env, wrapper);
+    const lab::RunResult s = run_program(ctx, *solution, {"--serve", theirs.dir}, env, wrapper, 0, control);
     if (s.exited(0)) why += fmt("; the solution took %.1f s for the same run", s.seconds);
     if (s.exited(0) && kLimitFactor * s.seconds > floor) {
-      lab::run_command({"sh", "-c", "rm -f \"$0\"/*.result \"$0\"/*.out", cases.dir});
-      r = run_program(ctx, program, {"--serve", cases.dir}, env, wrapper, std::min(ctx.rubric->timeout_run, kLimitFactor * s.seconds));
+      remove_results(cases);
+      r = run_program(ctx, program, {"--serve", cases.dir}, env, wrapper, std::min(ctx.rubric->timeout_run, kLimitFactor * s.seconds),
+                      control);
       why = fmt("(stopped at %.0fx the solution's %.1f s for the same run", kLimitFactor, s.seconds);
     }
   }
   if (r.timed_out) r.output += (r.output.empty() || r.output.back() == '\n' ? "" : "\n") + why + ")\n";
   return r;
+}
+
+// Whether a run beside other graders' runs may have failed for them: stopped for time, or ended
+// otherwise than cleanly or with its tool's finding (compute-sanitizer's exit 99), or saying
+// that the GPU's memory ran out.
+bool may_be_others(const lab::RunResult& r) {
+  const bool out_of_memory = text::contains(r.output, "out of memory") || text::contains(r.output, "MemoryAllocation") ||
+                             text::contains(r.output, "OUT_OF_MEMORY");
+  return r.timed_out || !(r.exited(0) || r.exited(99)) || out_of_memory;
+}
+
+}  // namespace
+
+lab::RunResult run_limited(const Context& ctx, const Program& program, const Cases& cases, const std::vector<std::string>& env,
+                           const std::vector<std::string>& wrapper, const Program* solution) {
+  const lab::RunResult r = run_limited_once(ctx, program, cases, env, wrapper, solution, GpuUse::shared);
+  if (!gpu_turns(ctx).side_by_side() || !may_be_others(r)) return r;
+  remove_results(cases);
+  return run_limited_once(ctx, program, cases, env, wrapper, solution, GpuUse::alone);
 }
 
 namespace {
@@ -274,6 +351,10 @@ class PassClock {
     wall_start_ = Clock::now();
   }
   void ended() { spent_ = now(); }
+  // A wait of SECONDS that the process made, asleep (run_program's timed pass): not counted.
+  void waited(double seconds) {
+    if (!cpu_) base_ -= seconds;
+  }
   // Seconds counted so far, this process's included.
   double now() {
     if (pid_ == 0) return spent_;
@@ -295,8 +376,11 @@ class PassClock {
 
 }  // namespace
 
-Pass serve_pass(const Context& ctx, const Program& program, const Cases& cases, const std::vector<size_t>& which,
-                const std::vector<std::string>& env, const Limits& limits, bool alone) {
+namespace {
+
+// One try of serve_pass, its runs at GPU place USE.
+Pass serve_pass_once(const Context& ctx, const Program& program, const Cases& cases, const std::vector<size_t>& which,
+                     const std::vector<std::string>& env, const Limits& limits, GpuUse use) {
   Pass pass;
   pass.seconds.assign(cases.cases.size(), -1);
   pass.stopped.assign(cases.cases.size(), "");
@@ -328,13 +412,18 @@ Pass serve_pass(const Context& ctx, const Program& program, const Cases& cases, 
         ++current;
       }
     };
-    const lab::RunResult r = run_program(ctx, program, {"--serve", cases.dir}, env, {}, clock.wall_limit(left), [&] {
+    RunControl control;
+    control.stop_early = [&] {
       advance();
       const double now = clock.now();
       too_slow = current < which.size() && now - case_start > limits.per_case[which[current]];
       out_of_time = now >= limits.total;
       return too_slow || out_of_time;
-    }, started, alone);
+    };
+    control.started = started;
+    control.waited = [&](double seconds) { clock.waited(seconds); };
+    control.gpu = use;
+    const lab::RunResult r = run_program(ctx, program, {"--serve", cases.dir}, env, {}, clock.wall_limit(left), control);
     const double elapsed = clock.now() - case_start;
     clock.ended();
     advance();
@@ -353,6 +442,25 @@ Pass serve_pass(const Context& ctx, const Program& program, const Cases& cases, 
     next = current;
   }
   return pass;
+}
+
+// Whether every case of WHICH came back, and none with a CUDA error.
+bool clean(const Pass& pass, const Cases& cases, const std::vector<size_t>& which) {
+  return std::all_of(which.begin(), which.end(),
+                     [&](size_t i) { return pass.stopped[i].empty() && exists(cases.result_path(i)) && !has_error(cases.result_path(i)); });
+}
+
+}  // namespace
+
+Pass serve_pass(const Context& ctx, const Program& program, const Cases& cases, const std::vector<size_t>& which,
+                const std::vector<std::string>& env, const Limits& limits, bool timed) {
+  const Pass pass = serve_pass_once(ctx, program, cases, which, env, limits, timed ? GpuUse::alone_when_ready : GpuUse::shared);
+  if (!gpu_turns(ctx).side_by_side() || clean(pass, cases, which)) return pass;
+  for (size_t i : which) {
+    std::remove(cases.result_path(i).c_str());
+    std::remove((cases.dir + "/" + std::to_string(cases.cases[i].id) + ".out").c_str());
+  }
+  return serve_pass_once(ctx, program, cases, which, env, limits, GpuUse::alone);
 }
 
 std::string CaseVerdict::describe(const lab::Case& shape) const {

@@ -29,16 +29,35 @@ std::string fmt(const char* format, double a, double b = 0, double c = 0);
 // lock folder (grading/core/student_uid.h).
 Turns& gpu_turns(const Context& ctx);
 
+// Where a run stands at the GPU, among the runs of labs graded at once and of other graders
+// (grading/core/turns.h).
+enum class GpuUse {
+  shared,            // beside runs of its kind (a student's or the solution's), and side by side
+                     // beside other graders' runs
+  alone,             // no other program runs while it does
+  alone_when_ready,  // a timed pass: shared until its program, its inputs on the GPU, is ready to
+                     // time (harness/serve.cpp), alone from then to its end
+};
+
+// How a run is watched, and its place at the GPU.
+struct RunControl {
+  // Asked every 50 ms while it runs: true stops it as a timeout would.
+  std::function<bool()> stop_early;
+  // Called when the wait for its turn is over and the program runs, with its process id.
+  std::function<void(int pid)> started;
+  // Called with the seconds a timed pass, ready, waited for the GPU alone: its limits do not
+  // count them.
+  std::function<void(double seconds)> waited;
+  GpuUse gpu = GpuUse::shared;
+};
+
 // Runs a built program, after checking that it is still the file that was built; then kills
 // whatever it left behind. `wrapper` runs it under a tool (compute-sanitizer, ncu). A timeout
-// of 0 is the rubric's timeout.run. With labs graded at once, runs wait for their turn: a run
-// ALONE (a timed pass) until no other program runs, a solution's program while a student's runs
-// and the other way round; STARTED is called when the wait is over and the program runs, with
-// its process id, and the timeout counts from then.
+// of 0 is the rubric's timeout.run, counted from when the program runs (its wait for a turn
+// counts against no limit). CONTROL says how it is watched and its place at the GPU.
 lab::RunResult run_program(const Context& ctx, const Program& program, const std::vector<std::string>& args,
                            const std::vector<std::string>& env = {}, const std::vector<std::string>& wrapper = {},
-                           double timeout_s = 0, std::function<bool()> stop_early = nullptr,
-                           std::function<void(int pid)> started = nullptr, bool alone = false);
+                           double timeout_s = 0, RunControl control = {});
 
 // The line a run that run_program stopped for its memory ends its output with (a sanitizer's
 // build past the rubric's memory.run: its resident memory, its children's included).
@@ -74,7 +93,8 @@ Limits limits_from(const Context& ctx, const std::vector<double>& solution_secon
 // kRunFloor seconds, or kLimitFactor times SOLUTION's time for the same run (same tool, same
 // environment, a copy of the cases) when that is longer. The solution runs only after the
 // student's program met the floor, so a correct submission pays nothing for it. A run that was
-// stopped says so, and why, at the end of its output.
+// stopped says so, and why, at the end of its output. Side by side with other graders, a run
+// stopped for time or ended by a crash or a lack of memory is run again alone, and that counts.
 lab::RunResult run_limited(const Context& ctx, const Program& program, const Cases& cases,
                            const std::vector<std::string>& env = {}, const std::vector<std::string>& wrapper = {},
                            const Program* solution = nullptr);
@@ -85,9 +105,12 @@ struct Pass {
   std::vector<std::string> stopped;  // why there is no result ("" when there is one)
   std::string failed_output;         // what the first process that died printed, if anything
 };
-// ALONE: the pass's runs share the lab programs' turns with no other run (run_program).
+// TIMED: its runs take the GPU alone once ready to time (GpuUse::alone_when_ready). Side by side
+// with other graders, a pass in which a case did not come back clean (a crash, a CUDA error, a
+// time limit) is run again alone, and that counts: another student's program may have taken the
+// memory or the time it lacked.
 Pass serve_pass(const Context& ctx, const Program& program, const Cases& cases, const std::vector<size_t>& which,
-                const std::vector<std::string>& env, const Limits& limits, bool alone = false);
+                const std::vector<std::string>& env, const Limits& limits, bool timed = false);
 
 // The verdict on one case: what the program wrote back, compared with the reference.
 struct CaseVerdict {

@@ -97,7 +97,7 @@ std::vector<std::pair<std::string, std::string>> trusted_files(const std::string
 // What the command line asks for (the usage above).
 struct Options {
   std::string src = "labs", lab_filter, step_filter, backend, rubric_path = "grading/rubric.txt", out, build_dir;
-  std::string targets_path = "grading/targets.txt", solution_times_token;
+  std::string targets_path = "grading/targets.txt", class_run;
   std::vector<std::string> hide;
   int64_t seed = -1, jobs = -1, cores = 0;
   bool strict = false, no_namespaces = false, quick = false, record_targets = false, record_estimates = false;
@@ -126,10 +126,11 @@ Options parse_options(int argc, char** argv) {
   cli.add_strings("hide", &o.hide, "a folder or file student code must not read: another grading's reports or submissions\n"
                                    "(make grade-class hides its output, its submissions and the download they came in; the\n"
                                    "checkout's report folders, build/grade, check, class and progress, are always hidden)");
-  cli.add_string("keep-solution-times", &o.solution_times_token,
-                 "on a GPU, a class's run (make grade-class gives one): the solution's times, measured by the\n"
-                 "first grading with this token on this GPU, kept in the build folder for the others\n"
-                 "(grading/core/kept_times.h); on the CPU backend they are kept without one");
+  cli.add_string("class-run", &o.class_run,
+                 "on a GPU, a class's run (make grade-class gives each its token): the gradings with this token\n"
+                 "keep the solution's times, measured by the first of them on this GPU, in the build folder\n"
+                 "for the others (grading/core/kept_times.h; on the CPU backend they are kept without one), and\n"
+                 "run their programs side by side on the GPU but for the timed calls (grading/core/turns.h)");
   cli.add_string("targets", &o.targets_path, "the performance targets where there is no solution to time: per GPU model,\n"
                                             "the solution's share of its ceiling's speed (grading/core/targets.h)");
   cli.add_flag("record-estimates", &o.record_estimates, "on the CPU backend, with the solutions: write each part's estimated time\n"
@@ -250,7 +251,7 @@ grade::Context make_context(const Options& o, const std::string& backend, const 
   ctx.targets_path = o.targets_path;
   ctx.record_targets = o.record_targets;
   ctx.record_estimates = o.record_estimates;
-  ctx.solution_times_token = o.solution_times_token;
+  ctx.class_run = o.class_run;
   std::string error;
   if (!grade::load_targets(o.targets_path, &ctx.targets, &error)) cannot_run(error);
   if (!grade::load_estimates(ctx.estimates_path, &ctx.estimates, &error)) cannot_run(error);

@@ -20,7 +20,7 @@ std::string kept_times_path(const Context& ctx, const LabRubric& lab, const Prog
   const bool gpu = ctx.backend == "gpu";
   // Student code as a user of its own, fenced: a grader that is not root shares its user with
   // student code, whose processes might reach the build folder through another's /proc/PID/root.
-  if (!ctx.sandbox.namespaces || !ctx.sandbox.as_student || (gpu && ctx.solution_times_token.empty())) return "";
+  if (!ctx.sandbox.namespaces || !ctx.sandbox.as_student || (gpu && ctx.class_run.empty())) return "";
   char host[256] = "";
   gethostname(host, sizeof host - 1);
   const char* threads = std::getenv("CPUSIM_THREADS");
@@ -28,7 +28,7 @@ std::string kept_times_path(const Context& ctx, const LabRubric& lab, const Prog
   std::string key = solution.fingerprint + "\n" + solution.step + "\n" + what + "\n" + host + "\n" +
                     std::to_string(usable_cores()) + " " + std::to_string(std::thread::hardware_concurrency()) + " " +
                     (threads != nullptr ? threads : "-") + "\n";
-  if (gpu) key += ctx.device + "\n" + (visible != nullptr ? visible : "-") + "\n" + ctx.solution_times_token + "\n";
+  if (gpu) key += ctx.device + "\n" + (visible != nullptr ? visible : "-") + "\n" + ctx.class_run + "\n";
   for (const lab::Case& shape : lab.shapes) key += shape.describe() + "\n";
   key += lab.performance_shape.describe() + "\n";
   char name[32];

@@ -8,7 +8,7 @@
 // the correctness runs that set the time limits, and the timed run of the performance shape, the
 // target. A GPU's time holds for one class's run only (its clocks and neighbours change from day
 // to day), so there a record is kept only under the token that make grade-class gives its
-// gradings (--keep-solution-times).
+// gradings (--class-run).
 //
 // A record is named after the solution's program, its step, what was measured, the lab's
 // shapes, the machine, the cores it may use and, on a GPU, the GPU and the token. Only where

@@ -86,7 +86,9 @@ Ceiling measure_ceiling(const Context& ctx, const Program& ceilings, const lab::
   // Alone, as a timed pass: solutions' runs share their turns, so one could run beside it. Without
   // this, cuBLAS took 3.18 ms at lab 02's 4096³ on the H100 where it took 2.66 to 2.69 ms for the
   // other parts of the same run, and lab 02's recorded share with it.
-  const lab::RunResult r = run_program(ctx, ceilings, {"--ceiling-of", what}, {}, {}, 0, nullptr, nullptr, true);
+  RunControl alone;
+  alone.gpu = GpuUse::alone;
+  const lab::RunResult r = run_program(ctx, ceilings, {"--ceiling-of", what}, {}, {}, 0, alone);
   const lab::ResultFields f = lab::parse_fields(r.output);
   c.name = f.count("ceiling") ? f.at("ceiling") : "the ceiling";
   if (!r.exited(0) || f.count("ceiling_ms") == 0) {

@@ -50,12 +50,25 @@ void Turns::leave() {
   changed_.notify_all();
 }
 
-void Turns::share_with_graders(const std::string& lock_path) { lock_path_ = lock_path; }
+void Turns::share_with_graders(const std::string& lock_path, bool side_by_side) {
+  lock_path_ = lock_path;
+  side_by_side_ = side_by_side;
+}
 
-void Turns::hold_gpu() {
+void Turns::hold_gpu(Kind kind) {
   if (lock_path_.empty()) return;
   const std::lock_guard<std::mutex> hold(gpu_mutex_);
-  if (gpu_runs_ == 0) gpu_fd_ = locked(lock_path_, LOCK_EX);
+  // The runs under way here are all of one kind (enter): the first takes the file for them all.
+  if (gpu_runs_ == 0) {
+    const int gate = locked(lock_path_ + ".gate", LOCK_EX);
+    try {
+      gpu_fd_ = locked(lock_path_, side_by_side_ && kind != Kind::alone ? LOCK_SH : LOCK_EX);
+    } catch (...) {
+      close(gate);
+      throw;
+    }
+    close(gate);
+  }
   ++gpu_runs_;
 }
 
@@ -71,7 +84,7 @@ void Turns::release_gpu() {
 Turn::Turn(Turns& turns, Turns::Kind kind) : turns_(turns) {
   turns_.enter(turns_.ask(), kind);
   try {
-    turns_.hold_gpu();
+    turns_.hold_gpu(kind);
   } catch (...) {
     turns_.leave();
     throw;

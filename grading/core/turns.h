@@ -11,11 +11,17 @@
 // of every lab go at once.
 //
 // Graders that share a GPU (make grade-class with JOBS above the GPUs, two make grade runs) take
-// it one at a time: the first of a grader's runs to go in takes the GPU's lock file alone, the
-// last to leave lets go (flock(2), which the kernel releases when a grader dies). Runs of one
-// grader are one student's; side by side with another's, a program that took all of the GPU's
-// memory would fail the other student's shapes, and the timed passes would wait for the other
-// grader's runs. Their builds, and what they do on the CPU, still go side by side.
+// turns at it through its lock file, flock(2), which the kernel releases when a grader dies: the
+// first of a grader's runs to go in takes it, the last to leave lets go. A grader alone at the
+// GPU takes it exclusively for all its runs. The graders of a class's run (side by side) take it
+// shared for every run but a timed pass, and exclusively for that: a timed pass waits until no
+// other grader's program runs, and none starts until it ends. Side by side, another student's
+// program that took the GPU's memory or much of its time may fail or slow a run, so such runs
+// are run again alone before they count (grading/core/case_runs.h). A second file, the gate,
+// keeps the order fair: a grader waiting to take the GPU exclusively holds the gate, and no
+// grader takes it shared past a waiting one (flock alone lets shared holders in one after
+// another, and a timed pass could wait for ever). Their builds, and what they do on the CPU,
+// still go side by side.
 #pragma once
 
 #include <condition_variable>
@@ -36,18 +42,23 @@ class Turns {
   // Ends a turn that enter() gave.
   void leave();
 
-  // Shares the GPU with other graders through the lock file LOCK_PATH, made if missing; "" shares
-  // it with no one.
-  void share_with_graders(const std::string& lock_path);
-  // For a run whose turn here has come: waits until this grader has the GPU (the lock file,
-  // taken by its first run under way), and counts the run. Throws std::runtime_error when the
-  // file cannot be opened or locked: running beside another grader's runs is no option.
-  void hold_gpu();
+  // Shares the GPU with other graders through the lock file LOCK_PATH and its gate (LOCK_PATH
+  // with ".gate" added), made if missing; "" shares it with no one. SIDE_BY_SIDE: a class's
+  // grader, whose runs but its timed passes go beside other such graders' runs.
+  void share_with_graders(const std::string& lock_path, bool side_by_side = false);
+  // Whether this grader's runs may go beside other graders' (share_with_graders).
+  bool side_by_side() const { return side_by_side_ && !lock_path_.empty(); }
+  // For a run of KIND whose turn here has come: waits until this grader has the GPU (the lock
+  // file, taken by its first run under way: shared side by side but for a run alone, else
+  // exclusively), and counts the run. Throws std::runtime_error when a file cannot be opened or
+  // locked: running beside another grader's runs is no option.
+  void hold_gpu(Kind kind);
   // Counts the run out; the last one lets go of the lock file.
   void release_gpu();
 
  private:
   std::string lock_path_;
+  bool side_by_side_ = false;
   std::mutex gpu_mutex_;  // held while the lock file is taken or let go
   int gpu_fd_ = -1;       // the lock file, while this grader holds it
   int gpu_runs_ = 0;      // the runs that hold it

@@ -44,7 +44,9 @@ struct Context {
   std::vector<std::string> include_roots;  // where a student build may read headers (submission.h)
   std::set<std::string> cxx_exports;       // what the shared C++ library exports (submission.h)
   std::string device;                      // the GPU's name, as nvidia-smi gives it; "" without one
-  std::string solution_times_token;        // a class's run, whose gradings share the solution's times (kept_times.h)
+  // A class's run (--class-run): its gradings on a GPU keep the solution's times for each other
+  // (kept_times.h) and run side by side but for their timed calls (turns.h).
+  std::string class_run;
   // The performance targets without solutions (grading/core/targets.h): the file, what it holds, and
   // whether this run records the solutions' shares into it (make bench).
   std::string targets_path = "grading/targets.txt";

@@ -156,7 +156,7 @@ std::vector<std::string> grader_command(const Class& c, const std::string& root,
   if (!c.build_dir.empty()) argv.insert(argv.end(), {"--build-dir", c.build_dir});
   if (c.grader_jobs > 0) argv.insert(argv.end(), {"--jobs", std::to_string(c.grader_jobs)});
   if (c.grader_cores > 0) argv.insert(argv.end(), {"--cores", std::to_string(c.grader_cores)});
-  if (c.backend == "gpu") argv.insert(argv.end(), {"--keep-solution-times", c.solution_times_token});
+  if (c.backend == "gpu") argv.insert(argv.end(), {"--class-run", c.class_run});
   // What student code must not read: the class's submissions (and the download they came from),
   // and every student's folder and the similarity report's copies in OUT (the grader reads its own
   // student's outside the fences).
@@ -360,7 +360,7 @@ Class make_class(const Options& o) {
   if (grades_here && o.slurm_task < 0) hold_class_lock(o.out);
   c.seed = class_seed(o);
   c.build_dir = shared_build_folder(o);
-  c.solution_times_token = std::to_string(time(nullptr)) + "-" + std::to_string(getpid());
+  c.class_run = std::to_string(time(nullptr)) + "-" + std::to_string(getpid());
   return c;
 }
 

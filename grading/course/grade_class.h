@@ -56,7 +56,7 @@ struct Class {
   int grader_cores = 0;              // on the CPU backend, each grader's share of the cores (0: all)
   // This run's, given to every grader on a GPU: the solution is timed once per run and GPU, by
   // the first student's grading, not once per student (grading/core/kept_times.h).
-  std::string solution_times_token;
+  std::string class_run;
 };
 
 // Student S as the runs before left it (students/<slug>/ in OUT): ROW is final when there is

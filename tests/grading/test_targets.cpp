@@ -203,14 +203,14 @@ TEST_CASE("a GPU's solution times are kept within a class's run only (its token)
   solution.fingerprint = "0123abcd";
   // make grade times the solution in each run: its GPU's clocks and neighbours are not the last run's.
   CHECK(grade::kept_times_path(ctx, lab, solution, "performance").empty());
-  ctx.solution_times_token = "run-1";
+  ctx.class_run = "run-1";
   const std::string kept = grade::kept_times_path(ctx, lab, solution, "performance");
   REQUIRE_FALSE(kept.empty());
   CHECK(kept.rfind(ctx.build_dir + "/solution-times/", 0) == 0);
   CHECK(grade::kept_times_path(ctx, lab, solution, "correctness, alternate") != kept);
-  ctx.solution_times_token = "run-2";
+  ctx.class_run = "run-2";
   CHECK(grade::kept_times_path(ctx, lab, solution, "performance") != kept);  // the next class's run measures again
-  ctx.solution_times_token = "run-1";
+  ctx.class_run = "run-1";
   ctx.device = "NVIDIA H200";
   CHECK(grade::kept_times_path(ctx, lab, solution, "performance") != kept);  // and another GPU
   ctx.device = kH100;
@@ -221,7 +221,7 @@ TEST_CASE("a GPU's solution times are kept within a class's run only (its token)
   CHECK(grade::kept_times_path(ctx, lab, solution, "performance").empty());
   ctx.sandbox.as_student = true;
   ctx.backend = "cpu";
-  ctx.solution_times_token.clear();
+  ctx.class_run.clear();
   CHECK_FALSE(grade::kept_times_path(ctx, lab, solution, "correctness, alternate").empty());  // a CPU's, across runs
 
   // A record reads back as written, and only whole.

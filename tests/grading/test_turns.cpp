@@ -30,8 +30,9 @@ struct Runs {
   std::vector<std::string> events;  // "+name" when a run got its turn, "-name" when it ended
   std::vector<std::thread> threads;
 
-  explicit Runs(size_t count = 1, const std::string& lock = "") : graders(count) {
-    for (Turns& t : graders) t.share_with_graders(lock);
+  // SIDE_BY_SIDE: the graders of a class's run.
+  explicit Runs(size_t count = 1, const std::string& lock = "", bool side_by_side = false) : graders(count) {
+    for (Turns& t : graders) t.share_with_graders(lock, side_by_side);
   }
   void log(const std::string& event) {
     const std::lock_guard<std::mutex> hold(mutex);
@@ -45,7 +46,7 @@ struct Runs {
     const int ms = int(ticks * tick_ms);
     threads.emplace_back([this, &turns, name, kind, ms, ticket] {
       turns.enter(ticket, kind);
-      turns.hold_gpu();
+      turns.hold_gpu(kind);
       log("+" + name);
       std::this_thread::sleep_for(std::chrono::milliseconds(ms));
       log("-" + name);
@@ -108,6 +109,7 @@ TEST_SUITE("turns") {
     const std::vector<std::string> events = runs.finish();
     CHECK(events == std::vector<std::string>{"+a1", "+a2", "-a2", "-a1", "+b-timed", "-b-timed"});
     std::remove(lock.c_str());
+    std::remove((lock + ".gate").c_str());
   }
 
   TEST_CASE("graders sharing a GPU: no run of one goes beside a run of the other") {
@@ -119,5 +121,37 @@ TEST_SUITE("turns") {
     const std::vector<std::string> events = runs.finish();
     CHECK(events == std::vector<std::string>{"+a", "-a", "+b", "-b"});
     std::remove(lock.c_str());
+    std::remove((lock + ".gate").c_str());
+  }
+
+  // A class's graders (make grade-class): their untimed runs share the GPU, a timed pass has it
+  // alone, and one waiting to time keeps later runs of any grader out.
+  TEST_CASE("a class's graders run side by side, but a timed pass waits for all their runs and holds the others back") {
+    const std::string lock = "build/test/turns-class-" + std::to_string(getpid()) + ".lock";
+    Runs runs(3, lock, true);
+    runs.start("a", Kind::student, 4, 0);
+    std::this_thread::sleep_for(std::chrono::milliseconds(tick_ms));
+    runs.start("b", Kind::student, 1, 1);  // goes in beside a
+    std::this_thread::sleep_for(std::chrono::milliseconds(2 * tick_ms));
+    runs.start("c-timed", Kind::alone, 1, 2);  // waits for a
+    std::this_thread::sleep_for(std::chrono::milliseconds(tick_ms / 2));
+    runs.start("b2", Kind::student, 1, 1);  // grader b has no run under way: it waits behind c's timed pass
+    const std::vector<std::string> events = runs.finish();
+    CHECK(events == std::vector<std::string>{"+a", "+b", "-b", "-a", "+c-timed", "-c-timed", "+b2", "-b2"});
+    std::remove(lock.c_str());
+    std::remove((lock + ".gate").c_str());
+  }
+
+  TEST_CASE("a class's grader still takes the GPU from a grader of its own (make grade) one at a time") {
+    const std::string lock = "build/test/turns-mixed-" + std::to_string(getpid()) + ".lock";
+    Runs runs(2, lock, true);
+    runs.graders[1].share_with_graders(lock, false);  // make grade beside the class's run
+    runs.start("class", Kind::student, 2, 0);
+    std::this_thread::sleep_for(std::chrono::milliseconds(tick_ms));
+    runs.start("grade", Kind::student, 1, 1);
+    const std::vector<std::string> events = runs.finish();
+    CHECK(events == std::vector<std::string>{"+class", "-class", "+grade", "-grade"});
+    std::remove(lock.c_str());
+    std::remove((lock + ".gate").c_str());
   }
 }
