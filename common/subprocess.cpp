@@ -98,11 +98,6 @@ bool take_output(int fd, int wait_ms, size_t max_output, std::string& output) {
   return true;
 }
 
-// The seconds since START that count: less what OPTIONS says was not.
-double counted_since(Clock::time_point start, const RunOptions& options) {
-  return seconds_since(start) - (options.uncounted_s ? options.uncounted_s() : 0.0);
-}
-
 // Collects output from `fd` until the child exits (true, its status in `status`) or time runs
 // out. The pipe may close before the child exits, or stay open after it (a grandchild holds
 // it): neither ends the wait.
@@ -111,7 +106,7 @@ bool wait_collecting(pid_t pid, int fd, Clock::time_point start, const RunOption
   bool pipe_open = true;
   int idle_ms = 1;  // once the pipe closed, the child is most often exiting: look again soon, then less often
   for (;;) {
-    const double elapsed = counted_since(start, options);
+    double elapsed = seconds_since(start);
     const bool past_limit = options.timeout_s > 0 && elapsed >= options.timeout_s;
     if (past_limit || (options.stop_early && options.stop_early())) {
       result.timed_out = true;
@@ -173,7 +168,7 @@ RunResult run_command(const std::vector<std::string>& argv, const RunOptions& op
   const bool reaped = wait_collecting(pid, pipe_fds[0], start, options, result, status);
   reap(pid, pipe_fds[0], reaped, options.max_output, result.output, status);
   if (!result.timed_out) {
-    result.seconds = counted_since(start, options);
+    result.seconds = seconds_since(start);
     if (WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
     if (WIFSIGNALED(status)) result.signal = WTERMSIG(status);
   }

@@ -17,9 +17,6 @@ struct RunOptions {
   // Asked about every 50 ms while the command runs: true stops it as a timeout would (for
   // limits that depend on its progress, not only on the clock).
   std::function<bool()> stop_early;
-  // Seconds of the command's run so far that count against no limit and not in its time: a wait
-  // that stop_early made it do (a lab program held until the GPU is its caller's alone).
-  std::function<double()> uncounted_s;
   // Called once the command runs, with its process id (the leader of its process group).
   std::function<void(int pid)> started;
 };
@@ -29,7 +26,7 @@ struct RunResult {
   int signal = 0;                     // the signal that ended it, 0 if none
   bool timed_out = false;             // killed because it outlived timeout_s
   bool spawn_failed = false;          // the command could not be started (see output)
-  double seconds = 0.0;               // wall-clock time it ran, less RunOptions::uncounted_s
+  double seconds = 0.0;               // wall-clock time it ran
   std::string output;                 // stdout and stderr, interleaved as written
 
   bool exited(int code) const { return !timed_out && signal == 0 && exit_code == code; }

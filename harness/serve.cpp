@@ -1,14 +1,9 @@
 #include "harness/serve.h"
 
-#include <fcntl.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <fstream>
 #include <random>
 
@@ -90,28 +85,10 @@ bool read_inputs(const ServeCase& sc, const std::string& base, std::vector<std::
   return true;
 }
 
-// A grader that times programs beside others on one GPU holds a timed one here, once its inputs
-// are on the GPU, until no other program runs there (grading/core/case_runs.h, GpuUse): the
-// pipe LAB_GPU_TURN names, opened for reading, tells it that this one is ready, and its read
-// returns when the GPU is this program's alone, for as long as it runs. Once a process.
-void wait_for_gpu_turn() {
-  static bool waited = false;
-  const char* path = std::getenv("LAB_GPU_TURN");
-  if (waited || path == nullptr || *path == '\0') return;
-  waited = true;
-  const int fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return;
-  char byte;
-  while (read(fd, &byte, 1) < 0 && errno == EINTR) {
-  }
-  close(fd);
-}
-
 // Runs a case as the grader asked: timed calls and then a last one, or a single one.
 DeviceCase::Outcome run_calls(DeviceCase& run, const Launcher& launcher, const ServeCase& sc,
                               const std::vector<std::vector<float>>& inputs, CaseResult* result) {
   if (!sc.timed) return run.run(launcher, sc.zero_fill ? 0 : kPoisonByte);
-  wait_for_gpu_turn();
   result->peak_tflops = fp32_peak_tflops();
   result->copy_tbps = copy_tbps();
   DeviceCase::Outcome outcome = timed_calls(run, launcher, sc, inputs, result);

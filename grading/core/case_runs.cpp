@@ -1,6 +1,5 @@
 #include "grading/core/case_runs.h"
 
-#include <fcntl.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -15,14 +14,12 @@
 #include <fstream>
 #include <iterator>
 #include <mutex>
-#include <optional>
 #include <sstream>
 
 #include "common/descendants.h"
 #include "common/text.h"
 #include "common/timing.h"
 #include "grading/core/isolation.h"
-#include "grading/core/ready_pipe.h"
 #include "grading/core/student_uid.h"
 #include "grading/core/turns.h"
 #include "common/rep_check.h"
@@ -106,42 +103,6 @@ std::string over_memory_line(long limit_mib) {
   return "(stopped: its resident memory passed the grader's limit of " + memory_text(limit_mib) + ", the rubric's memory.run)";
 }
 
-namespace {
-
-// A timed pass on a GPU (GpuUse::alone_when_ready), from its start to its end: its program says
-// through a ReadyPipe in its folder when it is ready to time; then its TURN is given back and one
-// alone taken while the program waits. The run's limits do not count the wait, and WAITED hears
-// of it. A turn that cannot be had stops the run, with why in `error`.
-struct ReadyWatch {
-  ReadyWatch(Turns& turns, std::optional<Turn>& turn, const std::function<void(double)>& waited, lab::RunOptions* options)
-      : pipe(options->cwd + "/gpu-turn") {
-    options->env.push_back("LAB_GPU_TURN=" + pipe.path());
-    options->uncounted_s = [this] { return seconds_waited; };
-    options->stop_early = [this, &turns, &turn, waited, stop_early = options->stop_early] {
-      if (pipe.asked()) {
-        const auto start = Clock::now();
-        try {
-          turn.reset();
-          turn.emplace(turns, Turns::Kind::alone);
-        } catch (const std::exception& e) {
-          error = e.what();
-          return true;
-        }
-        const double seconds = seconds_since(start);
-        seconds_waited += seconds;
-        if (waited) waited(seconds);
-        pipe.go();
-      }
-      return stop_early && stop_early();
-    };
-  }
-  ReadyPipe pipe;
-  double seconds_waited = 0;
-  std::string error;
-};
-
-}  // namespace
-
 lab::RunResult run_program(const Context& ctx, const Program& program, const std::vector<std::string>& args,
                            const std::vector<std::string>& env, const std::vector<std::string>& wrapper, double timeout_s,
                            RunControl control) {
@@ -177,7 +138,7 @@ lab::RunResult run_program(const Context& ctx, const Program& program, const std
       if (started) started(p);
     };
   }
-  options.stop_early = stop_early;
+  options.stop_early = std::move(stop_early);
   // A working folder of its own, so that what it writes where it stands lands nowhere that
   // matters; it is its home too (Nsight Compute keeps its settings there).
   options.cwd = make_dir(ctx, "cwd");
@@ -191,18 +152,13 @@ lab::RunResult run_program(const Context& ctx, const Program& program, const std
       if (!path.empty() && exists(path)) own.push_back(std::filesystem::weakly_canonical(path).string());
     }
   }
-  Turns& turns = gpu_turns(ctx);
-  std::optional<Turn> turn;
-  turn.emplace(turns, control.gpu == GpuUse::alone ? Turns::Kind::alone
-                      : program.solution          ? Turns::Kind::solution
-                                                  : Turns::Kind::student);
-  std::optional<ReadyWatch> ready;
-  if (control.gpu == GpuUse::alone_when_ready && ctx.backend == "gpu") ready.emplace(turns, turn, control.waited, &options);
+  const Turn turn(gpu_turns(ctx), control.gpu == GpuUse::alone ? Turns::Kind::alone
+                                  : program.solution          ? Turns::Kind::solution
+                                                              : Turns::Kind::student);
   options.started = std::move(started);
   lab::RunResult r = ctx.sandbox.run(ctx.sandbox.wrap(argv, options.timeout_s, program.sanitizer, own), options);
   lab::kill_descendants();
   lab::run_command({"rm", "-rf", options.cwd});
-  if (ready && !ready->error.empty()) throw CannotGrade("cannot take the GPU alone for a timed pass: " + ready->error);
   if (*over_memory) {
     // Stopped for its memory, not its time: no later limit from the solution's time changes that.
     r.timed_out = false;
@@ -351,10 +307,6 @@ class PassClock {
     wall_start_ = Clock::now();
   }
   void ended() { spent_ = now(); }
-  // A wait of SECONDS that the process made, asleep (run_program's timed pass): not counted.
-  void waited(double seconds) {
-    if (!cpu_) base_ -= seconds;
-  }
   // Seconds counted so far, this process's included.
   double now() {
     if (pid_ == 0) return spent_;
@@ -421,7 +373,6 @@ Pass serve_pass_once(const Context& ctx, const Program& program, const Cases& ca
       return too_slow || out_of_time;
     };
     control.started = started;
-    control.waited = [&](double seconds) { clock.waited(seconds); };
     control.gpu = use;
     const lab::RunResult r = run_program(ctx, program, {"--serve", cases.dir}, env, {}, clock.wall_limit(left), control);
     const double elapsed = clock.now() - case_start;
@@ -454,8 +405,9 @@ bool clean(const Pass& pass, const Cases& cases, const std::vector<size_t>& whic
 
 Pass serve_pass(const Context& ctx, const Program& program, const Cases& cases, const std::vector<size_t>& which,
                 const std::vector<std::string>& env, const Limits& limits, bool timed) {
-  const Pass pass = serve_pass_once(ctx, program, cases, which, env, limits, timed ? GpuUse::alone_when_ready : GpuUse::shared);
-  if (!gpu_turns(ctx).side_by_side() || clean(pass, cases, which)) return pass;
+  const Pass pass = serve_pass_once(ctx, program, cases, which, env, limits, timed ? GpuUse::alone : GpuUse::shared);
+  // A timed pass ran alone already: what failed in it is the program's own.
+  if (timed || !gpu_turns(ctx).side_by_side() || clean(pass, cases, which)) return pass;
   for (size_t i : which) {
     std::remove(cases.result_path(i).c_str());
     std::remove((cases.dir + "/" + std::to_string(cases.cases[i].id) + ".out").c_str());

@@ -32,11 +32,9 @@ Turns& gpu_turns(const Context& ctx);
 // Where a run stands at the GPU, among the runs of labs graded at once and of other graders
 // (grading/core/turns.h).
 enum class GpuUse {
-  shared,            // beside runs of its kind (a student's or the solution's), and side by side
-                     // beside other graders' runs
-  alone,             // no other program runs while it does
-  alone_when_ready,  // a timed pass: shared until its program, its inputs on the GPU, is ready to
-                     // time (harness/serve.cpp), alone from then to its end
+  shared,  // beside runs of its kind (a student's or the solution's), and side by side beside
+           // other graders' runs
+  alone,   // no other program runs from its start to its end (a timed pass, a run again)
 };
 
 // How a run is watched, and its place at the GPU.
@@ -45,9 +43,6 @@ struct RunControl {
   std::function<bool()> stop_early;
   // Called when the wait for its turn is over and the program runs, with its process id.
   std::function<void(int pid)> started;
-  // Called with the seconds a timed pass, ready, waited for the GPU alone: its limits do not
-  // count them.
-  std::function<void(double seconds)> waited;
   GpuUse gpu = GpuUse::shared;
 };
 
@@ -105,10 +100,10 @@ struct Pass {
   std::vector<std::string> stopped;  // why there is no result ("" when there is one)
   std::string failed_output;         // what the first process that died printed, if anything
 };
-// TIMED: its runs take the GPU alone once ready to time (GpuUse::alone_when_ready). Side by side
-// with other graders, a pass in which a case did not come back clean (a crash, a CUDA error, a
-// time limit) is run again alone, and that counts: another student's program may have taken the
-// memory or the time it lacked.
+// TIMED: its runs take the GPU alone (a timed pass). Side by side with other graders, an untimed
+// pass in which a case did not come back clean (a crash, a CUDA error, a time limit) is run again
+// alone, and that counts: another student's program may have taken the memory or the time it
+// lacked.
 Pass serve_pass(const Context& ctx, const Program& program, const Cases& cases, const std::vector<size_t>& which,
                 const std::vector<std::string>& env, const Limits& limits, bool timed = false);
 

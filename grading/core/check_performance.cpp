@@ -29,9 +29,9 @@ struct Reference {
   std::vector<std::string> basis;  // how the target was set, said first
 };
 
-// A timed pass of PROGRAM: labs graded at once (and a class's graders) prepare their inputs and
-// check their outputs side by side, but no other lab program runs while one is timed: from when
-// the program has its inputs on the GPU to its end (run_program, GpuUse::alone_when_ready).
+// A timed pass of PROGRAM, alone: labs graded at once (and a class's graders) prepare their
+// inputs and check their outputs side by side, but no other lab program runs while one is timed
+// (run_program).
 Pass timed_pass(const Context& ctx, const Program& program, const Cases& cases, const Limits& limits) {
   return serve_pass(ctx, program, cases, {0}, {}, limits, true);
 }

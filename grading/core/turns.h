@@ -12,16 +12,17 @@
 //
 // Graders that share a GPU (make grade-class with JOBS above the GPUs, two make grade runs) take
 // turns at it through its lock file, flock(2), which the kernel releases when a grader dies: the
-// first of a grader's runs to go in takes it, the last to leave lets go. A grader alone at the
-// GPU takes it exclusively for all its runs. The graders of a class's run (side by side) take it
-// shared for every run but a timed pass, and exclusively for that: a timed pass waits until no
-// other grader's program runs, and none starts until it ends. Side by side, another student's
-// program that took the GPU's memory or much of its time may fail or slow a run, so such runs
-// are run again alone before they count (grading/core/case_runs.h). A second file, the gate,
-// keeps the order fair: a grader waiting to take the GPU exclusively holds the gate, and no
-// grader takes it shared past a waiting one (flock alone lets shared holders in one after
-// another, and a timed pass could wait for ever). Their builds, and what they do on the CPU,
-// still go side by side.
+// first of a grader's runs to go in takes it, the last to leave lets go. A grader of its own
+// (make grade) takes it exclusively for all its runs. The graders of a class's run (side by side)
+// take it shared for every run but a timed pass, and exclusively for that one, from its start to
+// its end: no other grader's program is alive meanwhile, since one that is, even asleep, may hold
+// the GPU's memory (a timed pass that took the GPU alone only once its inputs were on it failed
+// for lack of memory beside such a program on the H200). Side by side, another student's program
+// may take the memory or much of the time a run needs, so a run that failed that way is run again
+// alone before it counts (grading/core/case_runs.h). A second file, the gate, keeps the order
+// fair: a grader waiting to take the GPU exclusively holds the gate, and no grader takes it shared
+// past a waiting one (flock alone lets shared holders in one after another, and a timed pass
+// could wait for ever). Their builds, and what they do on the CPU, still go side by side.
 #pragma once
 
 #include <condition_variable>
