@@ -4,35 +4,14 @@
 // without universal-ctags it fails rather than pass unchecked.
 #include <doctest/doctest.h>
 
-#include <unistd.h>
-
 #include <filesystem>
-#include <fstream>
 #include <string>
-#include <utility>
-#include <vector>
 
 #include "common/subprocess.h"
 #include "common/text.h"
-
-namespace {
+#include "tests/scripts/script_tree.h"
 
 namespace fs = std::filesystem;
-
-// A tree of its own, with the script and the files named.
-std::string tree_with(const std::vector<std::pair<std::string, std::string>>& files) {
-  const fs::path root = fs::temp_directory_path() / ("undefined-functions-" + std::to_string(getpid()));
-  fs::remove_all(root);
-  fs::create_directories(root / "scripts");
-  fs::copy_file("scripts/undefined-functions", root / "scripts/undefined-functions");
-  for (const auto& [path, text] : files) {
-    fs::create_directories((root / path).parent_path());
-    std::ofstream(root / path) << text;
-  }
-  return root.string();
-}
-
-}  // namespace
 
 TEST_SUITE("undefined functions") {
 
@@ -43,7 +22,7 @@ TEST_CASE("the workbook: every function its headers declare, something built def
 }
 
 TEST_CASE("a declaration nothing defines is named by file and line; the rest of a header is not") {
-  const std::string root = tree_with({
+  const std::string root = script_test::tree_with("scripts/undefined-functions", {
       {"common/planted.h",
        "#pragma once\n"
        "namespace lab {\n"
