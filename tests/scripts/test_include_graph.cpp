@@ -2,33 +2,14 @@
 // and nothing up the layers; and the check sees a cycle and an upward include where a tree has one.
 #include <doctest/doctest.h>
 
-#include <unistd.h>
-
 #include <filesystem>
-#include <fstream>
 #include <string>
 
 #include "common/subprocess.h"
 #include "common/text.h"
-
-namespace {
+#include "tests/scripts/script_tree.h"
 
 namespace fs = std::filesystem;
-
-// A tree of its own, with the script and the files named, each holding its includes.
-std::string tree_with(const std::vector<std::pair<std::string, std::string>>& files) {
-  const fs::path root = fs::temp_directory_path() / ("include-graph-" + std::to_string(getpid()));
-  fs::remove_all(root);
-  fs::create_directories(root / "scripts");
-  fs::copy_file("scripts/include-graph", root / "scripts/include-graph");
-  for (const auto& [path, text] : files) {
-    fs::create_directories((root / path).parent_path());
-    std::ofstream(root / path) << text;
-  }
-  return root.string();
-}
-
-}  // namespace
 
 TEST_SUITE("include graph") {
 
@@ -40,7 +21,7 @@ TEST_CASE("the workbook: no cycle among its modules, no include up the layers") 
 }
 
 TEST_CASE("a cycle and an upward include are named, and fail the check") {
-  const std::string root = tree_with({
+  const std::string root = script_test::tree_with("scripts/include-graph", {
       {"grading/core/a.h", "#include \"grading/core/b.h\"\n"},
       {"grading/core/b.h", "#include \"grading/core/a.h\"\n"},
       {"grading/core/c.cpp", "#include \"grading/course/d.h\"\n"},
