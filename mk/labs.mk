@@ -60,10 +60,6 @@ lab_program = $(BUILD)/$(3)/bin/$(call src_tag,$(2))/$(1)
 
 # ---- the shared library ----
 
-$(PUBLIC)/%.h: %.h
-	@mkdir -p $(@D)
-	cp $< $@
-
 HOST_SRCS := common/fill.cpp common/reference.cpp common/compare.cpp common/cli.cpp \
              common/subprocess.cpp common/descendants.cpp common/timing_stats.cpp common/labs.cpp common/problems.cpp common/protocol.cpp \
              common/rep_check.cpp common/targets.cpp
@@ -115,10 +111,10 @@ $(call lab_program,$(1),$(2),$(3)): $(call lab_program_parts,$(1),$(3)) \
 	@mkdir -p $$(@D)
 	$(LINK_$(3)) $$(filter-out %.a %.h,$$^) -o $$@
 endef
-# What a lab program of lab $(1) in flavor $(2) links besides the student's object, and the
-# headers that object is built with: the grader builds these itself, before the student's build.
+# What a lab program of lab $(1) in flavor $(2) links besides the student's object: the grader
+# builds these itself, before the student's build.
 lab_program_parts = $(BUILD)/$(2)/obj/harness/$(1).o $(RUNTIME_SRCS:%.cpp=$(BUILD)/$(2)/obj/%.o) $(HOST_OBJS) \
-  $(RUNTIME_LIB_$(2)) $(PUBLIC_HEADERS)
+  $(RUNTIME_LIB_$(2))
 SRC_DIRS := $(filter-out $(CORPUS)/% $(VARIANTS)/%,$(sort labs $(if $(SOLUTION_LABS),solutions $(BUILD)/skeletons) $(if $(call plain_name,$(SRC)),$(SRC))))
 $(foreach f,$(FLAVORS),$(foreach s,$(SRC_DIRS),$(foreach l,$(LABS),$(eval $(call lab_program_rules,$(l),$(s),$(f))))))
 

@@ -79,7 +79,7 @@ inline void copy_part(const std::string& from, const std::string& to, const std:
 // Of the grader's build folder of the tests, what a grader with the same program and makefiles
 // finds up to date in the build folder FOLDER: see reuse_builds.
 inline void reuse_grader_builds(const std::string& folder) {
-  for (const char* made : {".grader-stamp", "cpusim", "public", "host"}) copy_part("build/grade-tests", folder, made);
+  for (const char* made : {".grader-stamp", "cpusim", "host"}) copy_part("build/grade-tests", folder, made);
   for (const char* flavor : {"cpu", "cpu-asan", "cpu-tsan", "cpu-count"}) {
     for (const char* parts : {"obj/harness", "obj/common", "obj/solutions", "bin/solutions"}) {
       copy_part("build/grade-tests", folder, std::string(flavor) + "/" + parts);

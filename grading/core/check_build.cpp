@@ -149,7 +149,7 @@ StudentCopy copy_student_file(const Context& ctx, const LabRubric& lab, const st
   s.copies = copy_by_content(file, ctx.build_dir + "/submission", lab.folder + "/" + lab.file(), &error);
   if (s.copies.empty()) throw CannotGrade(error);
   s.copy = s.copies + "/" + lab.folder + "/" + lab.file();
-  s.public_dir = ctx.build_dir + "/public";
+  s.public_dir = "public";  // the checkout's, read-only to the build (mk/config.mk: PUBLIC)
   s.include_roots = ctx.include_roots;
   s.include_roots.push_back(std::filesystem::weakly_canonical(s.public_dir).string());
   return s;

@@ -147,7 +147,7 @@ TEST_CASE("a sixth lab, added by every step labs.txt lists, passes what CI check
   // 2. Its row.
   std::ofstream(copy + "/labs.txt", std::ios::app) << "06_matmul_copy      matmul     1d\n";
   // 3. Its launchers' declarations.
-  std::ofstream(copy + "/harness/launchers.h", std::ios::app)
+  std::ofstream(copy + "/public/harness/launchers.h", std::ios::app)
       << "\n// Lab 06 (a test's): lab 01 again, twice.\nvoid matmul_copy_1d(const float* A, const float* B, float* C, int M, int N, int K);\n"
          "void matmul_copy(const float* A, const float* B, float* C, int M, int N, int K);\n";
   // 4. Its sections in the rubric: lab 01's of the tests' rubric (its shapes grade quickly), for

@@ -65,7 +65,7 @@ void run_doc_commands(Pick pick) {
   fs::remove_all(copy);
   fs::create_directories(copy + "/build");
   REQUIRE(lab_test::copy_checkout(copy));
-  for (const char* made : {"host", "public", "cpusim", "cpu", "skeletons", "lists.mk"}) {
+  for (const char* made : {"host", "cpusim", "cpu", "skeletons", "lists.mk"}) {
     if (fs::exists(std::string("build/") + made)) {
       REQUIRE(lab::run_command({"cp", "-a", std::string("build/") + made, copy + "/build/"}).exited(0));
     }

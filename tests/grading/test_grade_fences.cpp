@@ -113,16 +113,19 @@ TEST_CASE("a submission's build reads its own file and the lab's headers, nothin
           doctest::skip(lab_test::kNoCpuSolutions)) {
   // The solution, included by the name the checkout gives it, by its absolute path, and by a
   // path that climbs out of wherever the private copy is, built by macros: the build does not
-  // see it. A file of the checkout it does see, but that is not one of the lab's headers (the
-  // harness's own copy of one), is refused after the build.
+  // see it, nor a header of the shared library by its name. A file of the checkout it does see,
+  // but that is not one of the lab's headers (a self-contained header of the checkout, by its
+  // absolute path), is refused after the build.
   const std::string root = "build/test/includes";
   const std::string checkout = std::filesystem::current_path().string();
   const std::string solution = checkout + "/solutions/01_matmul_naive/matmul_naive.cu";
+  const std::string solved = read_file("solutions/01_matmul_naive/matmul_naive.cu");
   const std::pair<const char*, std::string> cases[] = {
       {"by_name", "#include \"solutions/01_matmul_naive/matmul_naive.cu\"\n"},
       {"absolute", "#include \"" + solution + "\"\n"},
       {"by_macro", "#define TEXT(x) #x\n#define PATH(x) TEXT(x)\n#include PATH(../../../../../../../../../.." + solution + ")\n"},
-      {"harness", "#include \"" + checkout + "/harness/launchers.h\"\n" + read_file("solutions/01_matmul_naive/matmul_naive.cu")},
+      {"library", "#include \"common/problems.h\"\n" + solved},
+      {"outside", "#include \"" + checkout + "/common/text.h\"\n" + solved},
   };
   for (const auto& [name, text] : cases) {
     SUBCASE(name) {
@@ -133,7 +136,7 @@ TEST_CASE("a submission's build reads its own file and the lab's headers, nothin
       CAPTURE(g.run.output);
       REQUIRE(g.run.exited(0));
       CHECK(contains(check_line(g.run.output, "build"), ": FAIL"));
-      if (std::string(name) == "harness") {
+      if (std::string(name) == "outside") {
         CHECK(contains(g.run.output, "is none of the lab's headers"));
       } else {
         CHECK(contains(g.run.output, "No such file or directory"));
@@ -141,6 +144,28 @@ TEST_CASE("a submission's build reads its own file and the lab's headers, nothin
       }
       CHECK(last_line(g.run.output) == "Score: 0/8");
     }
+  }
+  SUBCASE("every lab header is welcome by the name lab files include it, those of released skeletons among them") {
+    // The lab's headers are the files of public/, each included by its path under it. Skeletons
+    // handed out earlier include these names, and must build and grade as they did.
+    std::vector<std::string> names;
+    for (const auto& entry : std::filesystem::recursive_directory_iterator("public")) {
+      if (entry.is_regular_file()) names.push_back(std::filesystem::relative(entry.path(), "public").string());
+    }
+    for (const char* released : {"common/ceil_div.h", "common/cuda_check.h", "common/exit_codes.h", "common/grid_limits.h",
+                                 "harness/launchers.h"}) {
+      CHECK_MESSAGE(std::find(names.begin(), names.end(), released) != names.end(), released);
+    }
+    std::string includes;
+    for (const std::string& name : names) includes += "#include \"" + name + "\"\n";
+    const std::string dir = root + "/every_header/01_matmul_naive";
+    lab::run_command({"mkdir", "-p", dir});
+    std::ofstream(dir + "/matmul_naive.cu") << includes << solved;
+    const Graded g = grade_fast(root + "/every_header", "01");
+    CAPTURE(includes);
+    CAPTURE(g.run.output);
+    REQUIRE(g.run.exited(0));
+    CHECK(last_line(g.run.output) == "Score: 8/8");
   }
   SUBCASE("the toolkit's and the compiler's own headers are welcome") {
     // The fair side: a correct file that includes more of the toolkit and the C++ library, and
