@@ -60,9 +60,13 @@ lab_program = $(BUILD)/$(3)/bin/$(call src_tag,$(2))/$(1)
 
 # ---- the shared library ----
 
+# The host tools (tools/: running commands, the processes they leave, text), which the lab
+# programs, the grader and the tests link, and the CPU backend's tests alone.
+TOOLS_SRCS := tools/subprocess.cpp tools/descendants.cpp
+TOOLS_OBJS := $(TOOLS_SRCS:%.cpp=$(BUILD)/host/%.o)
 HOST_SRCS := common/fill.cpp common/reference.cpp common/compare.cpp common/cli.cpp \
-             common/subprocess.cpp common/descendants.cpp common/timing_stats.cpp common/labs.cpp common/problems.cpp common/protocol.cpp \
-             common/rep_check.cpp common/targets.cpp
+             common/timing_stats.cpp common/labs.cpp common/problems.cpp common/protocol.cpp \
+             common/rep_check.cpp common/targets.cpp $(TOOLS_SRCS)
 RUNTIME_SRCS := common/device_info.cpp common/timing.cpp harness/device_case.cpp harness/serve.cpp \
                 harness/lab_main.cpp harness/launcher.cpp harness/host_copies.cpp harness/lost_updates.cpp harness/thread_order.cpp
 HOST_OBJS := $(HOST_SRCS:%.cpp=$(BUILD)/host/%.o)

@@ -46,9 +46,10 @@ $(BUILD)/test/%: tests/%.cpp $(BUILD)/test/doctest_main.o $(TEST_LIBS) $(HOST_OB
 	$(CXX) $(TEST_CXXFLAGS) $(TEST_DEFINES) -MMD -MP $< $(filter %.o %.a,$^) $(TEST_LDLIBS) -o $@
 # The bench's tests check its reports, which only the bench links.
 $(BUILD)/test/harness/test_bench: $(BENCH_HOST_OBJS)
-# The CPU backend's tests stand alone: its own launch-log reader, and common/'s runner of programs.
+# The CPU backend's tests stand alone: its own launch-log reader, and the host tools (tools/: the
+# runner of programs).
 $(CPUSIM_TEST_BINS): $(BUILD)/test/cpusim/%: cpusim/tests/%.cpp $(BUILD)/test/doctest_main.o $(BUILD)/host/cpusim/launch_log.o \
-    $(HOST_OBJS) | deps
+    $(TOOLS_OBJS) | deps
 	@mkdir -p $(@D)
 	$(CXX) $(TEST_CXXFLAGS) -MMD -MP $< $(filter %.o %.a,$^) -o $@
 

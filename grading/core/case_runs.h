@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "common/compare.h"
-#include "common/subprocess.h"
+#include "tools/subprocess.h"
 #include "grading/core/types.h"
 #include "grading/core/turns.h"
 #include "common/protocol.h"
@@ -35,10 +35,10 @@ Turns& gpu_turns(const Context& ctx);
 // ALONE (a timed pass) until no other program runs, a solution's program while a student's runs
 // and the other way round; STARTED is called when the wait is over and the program runs, with
 // its process id, and the timeout counts from then.
-lab::RunResult run_program(const Context& ctx, const Program& program, const std::vector<std::string>& args,
-                           const std::vector<std::string>& env = {}, const std::vector<std::string>& wrapper = {},
-                           double timeout_s = 0, std::function<bool()> stop_early = nullptr,
-                           std::function<void(int pid)> started = nullptr, bool alone = false);
+tools::RunResult run_program(const Context& ctx, const Program& program, const std::vector<std::string>& args,
+                             const std::vector<std::string>& env = {}, const std::vector<std::string>& wrapper = {},
+                             double timeout_s = 0, std::function<bool()> stop_early = nullptr,
+                             std::function<void(int pid)> started = nullptr, bool alone = false);
 
 // The line a run that run_program stopped for its memory ends its output with (a sanitizer's
 // build past the rubric's memory.run: its resident memory, its children's included).
@@ -75,9 +75,9 @@ Limits limits_from(const Context& ctx, const std::vector<double>& solution_secon
 // environment, a copy of the cases) when that is longer. The solution runs only after the
 // student's program met the floor, so a correct submission pays nothing for it. A run that was
 // stopped says so, and why, at the end of its output.
-lab::RunResult run_limited(const Context& ctx, const Program& program, const Cases& cases,
-                           const std::vector<std::string>& env = {}, const std::vector<std::string>& wrapper = {},
-                           const Program* solution = nullptr);
+tools::RunResult run_limited(const Context& ctx, const Program& program, const Cases& cases,
+                             const std::vector<std::string>& env = {}, const std::vector<std::string>& wrapper = {},
+                             const Program* solution = nullptr);
 
 // What one pass left behind, per case.
 struct Pass {
