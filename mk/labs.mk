@@ -113,7 +113,7 @@ $(BUILD)/$(3)/obj/$(call src_tag,$(2))/$(1)/$(call lab_stem,$(1)).o: $(BUILD)/$(
 $(call lab_program,$(1),$(2),$(3)): $(call lab_program_parts,$(1),$(3)) \
     $(BUILD)/$(3)/obj/$(call src_tag,$(2))/$(1)/$(call lab_stem,$(1)).o
 	@mkdir -p $$(@D)
-	$(LINK_$(3)) $$(filter-out %.a %.h,$$^) -o $$@
+	$(LINK_$(3)) $$(filter-out %.a,$$^) -o $$@
 endef
 # What a lab program of lab $(1) in flavor $(2) links besides the student's object: the grader
 # builds these itself, before the student's build.
