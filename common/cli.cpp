@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "exit_codes.h"
+#include "common/exit_codes.h"
 
 namespace lab {
 

@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-#include "cuda_check.h"
+#include "common/cuda_check.h"
 
 namespace lab {
 

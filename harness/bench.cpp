@@ -27,10 +27,10 @@
 #include "common/device_info.h"
 #include "common/exit_codes.h"
 #include "common/labs.h"
-#include "common/subprocess.h"
-#include "common/text.h"
 #include "harness/bench_report.h"
 #include "harness/vendor.h"
+#include "tools/subprocess.h"
+#include "tools/text.h"
 
 namespace {
 
@@ -170,7 +170,7 @@ std::string describe_clocks() {
   int device = 0;
   CUDA_CHECK(cudaGetDevice(&device));
   CUDA_CHECK(cudaDeviceGetPCIBusId(bus, sizeof bus, device));
-  const lab::RunResult r = lab::run_command(
+  const tools::RunResult r = tools::run_command(
       {"nvidia-smi", "-i", bus, "--query-gpu=clocks.sm,clocks.max.sm,clocks.mem,temperature.gpu", "--format=csv,noheader"});
   std::istringstream fields(r.output);
   std::string sm, max_sm, mem, temperature;
@@ -178,8 +178,8 @@ std::string describe_clocks() {
       !std::getline(fields, mem, ',') || !std::getline(fields, temperature)) {
     return "unknown (nvidia-smi: " + r.describe() + ")";
   }
-  return "SM " + text::trim(sm) + " of " + text::trim(max_sm) + " max, memory " + text::trim(mem) + ", " +
-         text::trim(temperature) + " C";
+  return "SM " + tools::trim(sm) + " of " + tools::trim(max_sm) + " max, memory " + tools::trim(mem) + ", " +
+         tools::trim(temperature) + " C";
 }
 
 // The driver as the kernel module reports it, and the CUDA version its API implements.

@@ -10,9 +10,9 @@
 #include <sstream>
 
 #include "common/exit_codes.h"
-#include "common/subprocess.h"
-#include "common/text.h"
 #include "common/protocol.h"
+#include "tools/subprocess.h"
+#include "tools/text.h"
 
 namespace lab {
 
@@ -111,11 +111,11 @@ void svg_heading(std::ostream& svg, const BenchReport& report, const SvgLayout& 
            l.width, l.height, l.width, l.height);
   svg << text << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
   svg << "<text x=\"16\" y=\"24\" font-size=\"16\" font-weight=\"bold\">The labs' solutions against their ceilings, "
-      << text::xml_escape(report.gpu.substr(0, report.gpu.find(','))) << "</text>\n";
+      << tools::xml_escape(report.gpu.substr(0, report.gpu.find(','))) << "</text>\n";
   svg << "<text x=\"16\" y=\"44\" fill=\"#555\">Speed as a share of the ceiling's (the ceiling's median time over each "
          "one's), medians of "
-      << report.reps << " runs</text>\n<text x=\"16\" y=\"60\" fill=\"#555\">" << text::xml_escape(report.date) << "; "
-      << text::xml_escape(report.command) << "</text>\n";
+      << report.reps << " runs</text>\n<text x=\"16\" y=\"60\" fill=\"#555\">" << tools::xml_escape(report.date) << "; "
+      << tools::xml_escape(report.command) << "</text>\n";
 }
 
 // What each color is.
@@ -153,14 +153,14 @@ void svg_row(std::ostream& svg, const BenchGroup& g, const BenchRow& row, const 
   const double share = g.share(row);
   char text[1024];
   snprintf(text, sizeof text, "<text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">%s</text>", l.label_x,
-           y + l.bar_h - 2, text::xml_escape(row_name(g, row)).c_str());
+           y + l.bar_h - 2, tools::xml_escape(row_name(g, row)).c_str());
   svg << text;
   if (share >= 0) {
     const double w = l.x_of(share) - l.bar_x;
     snprintf(text, sizeof text,
              "<rect class=\"%s\" x=\"%.0f\" y=\"%.1f\" width=\"%.1f\" height=\"%.0f\" fill=\"%s\"><title>%s: %.1f%%"
              "</title></rect><text x=\"%.1f\" y=\"%.1f\">%.1f%% (%.2f %s)</text>\n",
-             kind, l.bar_x, y, w, l.bar_h, color, text::xml_escape(row.name).c_str(), 100 * share, l.bar_x + w + 6,
+             kind, l.bar_x, y, w, l.bar_h, color, tools::xml_escape(row.name).c_str(), 100 * share, l.bar_x + w + 6,
              y + l.bar_h - 2, 100 * share, g.problem.rate(row.median_ms), g.problem.rate_unit());
   } else {
     const bool timed = row.status == BenchRow::Status::kTimed;
@@ -194,11 +194,11 @@ BenchRow run_solution(const std::string& program, const std::string& lab_name, c
     argv.push_back(arg);
   }
   // Generous: an 8192³ product takes the naive solution seconds, its fp64 check a few more.
-  RunOptions options;
+  tools::RunOptions options;
   options.timeout_s = 600;
   // The file of an earlier run must not be read for a run that dies before writing its own.
   std::remove(result_file.c_str());
-  const RunResult r = run_command(argv, options);
+  const tools::RunResult r = tools::run_command(argv, options);
   const ResultFields f = read_result_file(result_file);
   if (r.exited(kExitPass) && f.count("check") && f.at("check") == "pass" && f.count("min_ms")) {
     row.status = BenchRow::Status::kTimed;
@@ -324,8 +324,8 @@ std::string format_svg(const BenchReport& report) {
   svg_axis(svg, l);
   double y = l.top;
   for (const BenchGroup& g : report.groups) {
-    svg << "<text x=\"16\" y=\"" << y + 16 << "\"><tspan font-weight=\"bold\">" << text::xml_escape(g.title()) << "</tspan>";
-    if (!g.note.empty()) svg << "<tspan fill=\"#777\" dx=\"6\">(" << text::xml_escape(g.note) << ")</tspan>";
+    svg << "<text x=\"16\" y=\"" << y + 16 << "\"><tspan font-weight=\"bold\">" << tools::xml_escape(g.title()) << "</tspan>";
+    if (!g.note.empty()) svg << "<tspan fill=\"#777\" dx=\"6\">(" << tools::xml_escape(g.note) << ")</tspan>";
     svg << "</text>\n";
     y += l.group_head;
     for (const BenchRow& row : g.rows) {

@@ -8,10 +8,10 @@
 #include <unistd.h>
 
 #include "common/cli.h"
-#include "common/descendants.h"
 #include "common/device_info.h"
 #include "common/exit_codes.h"
 #include "common/timing.h"
+#include "tools/descendants.h"
 #include "harness/device_case.h"
 #include "harness/thread_order.h"
 #include "harness/serve.h"
@@ -155,9 +155,9 @@ void say(const Options& o, const std::string& text) {
 // For the grader. What the student's code starts ends with this program: a tool that waits for
 // the whole tree (compute-sanitizer, Nsight Compute) is not held up by a process it left behind.
 int serve_cases(const Launcher& launcher, const std::string& dir) {
-  adopt_orphans();
+  tools::adopt_orphans();
   const int code = serve(launcher, dir);
-  kill_descendants();
+  tools::kill_descendants();
   return code;
 }
 

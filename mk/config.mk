@@ -9,7 +9,13 @@ CXX := g++
 # compiler's time where a build runs once and must be quick: a platform's autograder that builds
 # the grader from nothing for each submission (grading/course/classroom50/autograder.py).
 HOST_OPT ?= -O2 -g
-CXXFLAGS := -std=c++17 $(HOST_OPT) -Wall -Wextra -I.
+# Where every build looks for the workbook's headers: the checkout, and public/, the folder of
+# the headers a student file may include, laid out by the names it includes them by
+# (public/common/cuda_check.h is "common/cuda_check.h"). A student file's build looks in public/
+# alone (STUDENT_CU below).
+PUBLIC := public
+INCLUDES := -I. -I$(PUBLIC)
+CXXFLAGS := -std=c++17 $(HOST_OPT) -Wall -Wextra $(INCLUDES)
 
 
 # One question to the driver, the only process a parse starts: each GPU's compute capability
@@ -27,7 +33,7 @@ include cpusim/cpusim.mk
 
 # How each flavor compiles a student file (.cu) and host code that calls the CUDA runtime
 # (.cpp), and links. GPU: nvcc, and g++ against the toolkit's headers. CPU backend: cpucc.
-NVCC_BASE := $(NVCC) -std=c++17 -arch=$(ARCH) -Xptxas=--warn-on-spills,--warn-on-local-memory-usage -I.
+NVCC_BASE := $(NVCC) -std=c++17 -arch=$(ARCH) -Xptxas=--warn-on-spills,--warn-on-local-memory-usage $(INCLUDES)
 CU_gpu := $(NVCC_BASE) -O3 -lineinfo
 CU_gpu-debug := $(NVCC_BASE) -G -O0 -DLAB_DEBUG_SYNC
 CPP_gpu := $(CXX) $(CXXFLAGS) -I$(CUDA_HOME)/include
@@ -37,12 +43,12 @@ WRAP_COPIES := $(foreach f,cudaMemcpy cudaMemcpyAsync cudaMemcpy2D cudaMemcpy2DA
   cudaMemcpyFromSymbol cudaMemcpyToSymbolAsync cudaMemcpyFromSymbolAsync,-Xlinker --wrap=$(f))
 LINK_gpu := $(NVCC) -arch=$(ARCH) $(WRAP_COPIES)
 LINK_gpu-debug := $(LINK_gpu)
-CU_cpu := $(CPUCC) -O2 -I.
-CU_cpu-debug := $(CPUCC) -O0 -g -D LAB_DEBUG_SYNC -I.
-CU_cpu-asan := $(CPUCC) -O1 -g -fsanitize=address -I.
-CU_cpu-tsan := $(CPUCC) -O1 -g -fsanitize=thread -I.
+CU_cpu := $(CPUCC) -O2 $(INCLUDES)
+CU_cpu-debug := $(CPUCC) -O0 -g -D LAB_DEBUG_SYNC $(INCLUDES)
+CU_cpu-asan := $(CPUCC) -O1 -g -fsanitize=address $(INCLUDES)
+CU_cpu-tsan := $(CPUCC) -O1 -g -fsanitize=thread $(INCLUDES)
 # Counts each kernel's global loads, stores and atomics (the grader's technique check).
-CU_cpu-count := $(CPUCC) -O2 --count-accesses -I.
+CU_cpu-count := $(CPUCC) -O2 --count-accesses $(INCLUDES)
 $(foreach f,cpu cpu-debug cpu-asan cpu-tsan cpu-count,$(eval LINK_$(f) := $(CU_$(f))))
 $(foreach f,cpu cpu-debug cpu-asan cpu-tsan cpu-count,$(eval CU_$(f) += -MMD))
 $(foreach f,cpu cpu-debug cpu-asan cpu-tsan cpu-count,$(eval CPP_$(f) := $(CU_$(f))))
@@ -51,13 +57,16 @@ CU_gpu-debug += -MMD -MP
 CPP_gpu += -MMD -MP
 CPP_gpu-debug += -MMD -MP
 FLAVORS := gpu gpu-debug cpu cpu-debug cpu-asan cpu-tsan cpu-count
-# A student file sees the lab's public headers only, copied into $(PUBLIC), never the checkout:
-# `#include "solutions/..."` does not resolve. -MD lists every header it read, the compilers'
-# own included, for the grader to check that nothing else was reached (grading/core/submission.h).
-PUBLIC := $(BUILD)/public
-PUBLIC_HEADERS := $(addprefix $(PUBLIC)/,common/ceil_div.h common/cuda_check.h common/exit_codes.h \
-  common/grid_limits.h harness/launchers.h)
-$(foreach f,$(FLAVORS),$(eval STUDENT_CU_$(f) := $(filter-out -I. -MMD,$(CU_$(f))) -I$(PUBLIC) -MD))
+# A student file sees the lab's public headers only, the folder $(PUBLIC) itself, never the rest
+# of the checkout: `#include "solutions/..."` and `#include "common/problems.h"` do not resolve.
+# The folder itself, not a copy of chosen files: what it holds is what a student may include,
+# with no list of names to keep beside it, and no copy left in a build folder once a header
+# leaves it (the grader tells a student the same folder's files: grading/core/check_build.cpp).
+# -MD lists every header the build read, the compilers' own included, for the grader to check
+# that nothing else was reached (grading/core/submission.h). A student's object is built again
+# when one of the folder's headers changes (each lies in the folder its name starts with).
+PUBLIC_HEADERS := $(wildcard $(PUBLIC)/*/*.h)
+$(foreach f,$(FLAVORS),$(eval STUDENT_CU_$(f) := $(filter-out $(INCLUDES) -MMD,$(CU_$(f))) -I$(PUBLIC) -MD))
 # The CPU flavors compile once the backend's runtime is built, and link against its library.
 $(foreach f,$(FLAVORS),$(eval DEPS_$(f) := $(if $(filter cpu%,$(f)),| cpusim-runtime)))
 RUNTIME_LIB_cpu := $(call cpusim_runtime_lib,plain)

@@ -60,13 +60,13 @@ lab_program = $(BUILD)/$(3)/bin/$(call src_tag,$(2))/$(1)
 
 # ---- the shared library ----
 
-$(PUBLIC)/%.h: %.h
-	@mkdir -p $(@D)
-	cp $< $@
-
+# The host tools (tools/: running commands, the processes they leave, text), which the lab
+# programs, the grader and the tests link, and the CPU backend's tests alone.
+TOOLS_SRCS := tools/subprocess.cpp tools/descendants.cpp
+TOOLS_OBJS := $(TOOLS_SRCS:%.cpp=$(BUILD)/host/%.o)
 HOST_SRCS := common/fill.cpp common/reference.cpp common/compare.cpp common/cli.cpp \
-             common/subprocess.cpp common/descendants.cpp common/timing_stats.cpp common/labs.cpp common/problems.cpp common/protocol.cpp \
-             common/rep_check.cpp common/targets.cpp
+             common/timing_stats.cpp common/labs.cpp common/problems.cpp common/protocol.cpp \
+             common/rep_check.cpp common/targets.cpp $(TOOLS_SRCS)
 RUNTIME_SRCS := common/device_info.cpp common/timing.cpp harness/device_case.cpp harness/serve.cpp \
                 harness/lab_main.cpp harness/launcher.cpp harness/host_copies.cpp harness/lost_updates.cpp harness/thread_order.cpp
 HOST_OBJS := $(HOST_SRCS:%.cpp=$(BUILD)/host/%.o)
@@ -113,12 +113,12 @@ $(BUILD)/$(3)/obj/$(call src_tag,$(2))/$(1)/$(call lab_stem,$(1)).o: $(BUILD)/$(
 $(call lab_program,$(1),$(2),$(3)): $(call lab_program_parts,$(1),$(3)) \
     $(BUILD)/$(3)/obj/$(call src_tag,$(2))/$(1)/$(call lab_stem,$(1)).o
 	@mkdir -p $$(@D)
-	$(LINK_$(3)) $$(filter-out %.a %.h,$$^) -o $$@
+	$(LINK_$(3)) $$(filter-out %.a,$$^) -o $$@
 endef
-# What a lab program of lab $(1) in flavor $(2) links besides the student's object, and the
-# headers that object is built with: the grader builds these itself, before the student's build.
+# What a lab program of lab $(1) in flavor $(2) links besides the student's object: the grader
+# builds these itself, before the student's build.
 lab_program_parts = $(BUILD)/$(2)/obj/harness/$(1).o $(RUNTIME_SRCS:%.cpp=$(BUILD)/$(2)/obj/%.o) $(HOST_OBJS) \
-  $(RUNTIME_LIB_$(2)) $(PUBLIC_HEADERS)
+  $(RUNTIME_LIB_$(2))
 SRC_DIRS := $(filter-out $(CORPUS)/% $(VARIANTS)/%,$(sort labs $(if $(SOLUTION_LABS),solutions $(BUILD)/skeletons) $(if $(call plain_name,$(SRC)),$(SRC))))
 $(foreach f,$(FLAVORS),$(foreach s,$(SRC_DIRS),$(foreach l,$(LABS),$(eval $(call lab_program_rules,$(l),$(s),$(f))))))
 

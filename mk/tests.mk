@@ -51,9 +51,10 @@ $(BUILD)/test/harness/test_bench: $(BENCH_HOST_OBJS)
 # anyway; made first when its test is built alone too (order-only: the test links none of them).
 $(BUILD)/test/scripts/test_undefined_functions: | $(TEST_TOOLS) $(BENCH_HOST_OBJS) $(BUILD)/host/plain_loops \
   $(RUNTIME_SRCS:%.cpp=$(BUILD)/$(firstword $(TEST_BACKENDS))/obj/%.o) $(if $(filter cpu,$(TEST_BACKENDS)),$(CPUSIM_RUNTIME_LIBS))
-# The CPU backend's tests stand alone: its own launch-log reader, and common/'s runner of programs.
+# The CPU backend's tests stand alone: its own launch-log reader, and the host tools (tools/: the
+# runner of programs).
 $(CPUSIM_TEST_BINS): $(BUILD)/test/cpusim/%: cpusim/tests/%.cpp $(BUILD)/test/doctest_main.o $(BUILD)/host/cpusim/launch_log.o \
-    $(HOST_OBJS) | deps
+    $(TOOLS_OBJS) | deps
 	@mkdir -p $(@D)
 	$(CXX) $(TEST_CXXFLAGS) -MMD -MP $< $(filter %.o %.a,$^) -o $@
 

@@ -13,8 +13,8 @@
 
 #include <doctest/doctest.h>
 
-#include "common/subprocess.h"
-#include "common/text.h"
+#include "tools/subprocess.h"
+#include "tools/text.h"
 
 namespace lab_test {
 
@@ -33,13 +33,13 @@ inline std::string program(const std::string& backend, const std::string& source
 }
 
 // Runs a lab program with arguments, a time limit generous for the CPU backend.
-inline lab::RunResult run(const std::string& program, const std::vector<std::string>& args,
-                          double timeout_s = 120) {
+inline tools::RunResult run(const std::string& program, const std::vector<std::string>& args,
+                            double timeout_s = 120) {
   std::vector<std::string> argv = {program};
   argv.insert(argv.end(), args.begin(), args.end());
-  lab::RunOptions options;
+  tools::RunOptions options;
   options.timeout_s = timeout_s;
-  return lab::run_command(argv, options);
+  return tools::run_command(argv, options);
 }
 
 // The whole of a file, or "" when it cannot be read.
@@ -51,13 +51,13 @@ inline std::string read_file(const std::string& path) {
 }
 
 // Whether this user may make a mount namespace, which the sandbox's tests need.
-inline const bool kNoMountNamespace = !lab::run_command({"unshare", "--mount", "true"}).exited(0);
+inline const bool kNoMountNamespace = !tools::run_command({"unshare", "--mount", "true"}).exited(0);
 
 // Copies the checkout's files (tracked, and new ones git does not ignore; not its history or
 // builds) into DEST, an existing folder, for a test that changes or removes some of them.
 inline bool copy_checkout(const std::string& dest) {
-  return lab::run_command({"sh", "-c", "git ls-files -z --cached --others --exclude-standard | tar --null -T - -cf - | tar -C \"$1\" -xf -",
-                           "sh", dest}).exited(0);
+  return tools::run_command({"sh", "-c", "git ls-files -z --cached --others --exclude-standard | tar --null -T - -cf - | tar -C \"$1\" -xf -",
+                             "sh", dest}).exited(0);
 }
 
 // Copies FROM/PART (a file or folder) to TO/PART, times kept, where it exists.
@@ -65,7 +65,7 @@ inline void copy_part(const std::string& from, const std::string& to, const std:
   namespace fs = std::filesystem;
   if (!fs::exists(from + "/" + part)) return;
   fs::create_directories(fs::path(to + "/" + part).parent_path());
-  lab::run_command({"cp", "-a", from + "/" + part, fs::path(to + "/" + part).parent_path().string()});
+  tools::run_command({"cp", "-a", from + "/" + part, fs::path(to + "/" + part).parent_path().string()});
 }
 
 // The checkout's builds that a copy of it (copy_checkout, or make release's) may reuse: the CPU
@@ -79,7 +79,7 @@ inline void copy_part(const std::string& from, const std::string& to, const std:
 // Of the grader's build folder of the tests, what a grader with the same program and makefiles
 // finds up to date in the build folder FOLDER: see reuse_builds.
 inline void reuse_grader_builds(const std::string& folder) {
-  for (const char* made : {".grader-stamp", "cpusim", "public", "host"}) copy_part("build/grade-tests", folder, made);
+  for (const char* made : {".grader-stamp", "cpusim", "host"}) copy_part("build/grade-tests", folder, made);
   for (const char* flavor : {"cpu", "cpu-asan", "cpu-tsan", "cpu-count"}) {
     for (const char* parts : {"obj/harness", "obj/common", "obj/solutions", "bin/solutions"}) {
       copy_part("build/grade-tests", folder, std::string(flavor) + "/" + parts);
@@ -96,8 +96,8 @@ inline void reuse_flavor_parts(const std::string& copy) {
     for (const char* parts : {"obj/harness", "obj/common"}) {
       const std::string part = std::string(flavor) + "/" + parts;
       copy_part("build/grade-tests", copy + "/build", part);
-      lab::run_command({"sh", "-c", "find \"$1\" -name '*.d' -exec sed -i 's|build/grade-tests/|build/|g' {} +", "sh",
-                        copy + "/build/" + part});
+      tools::run_command({"sh", "-c", "find \"$1\" -name '*.d' -exec sed -i 's|build/grade-tests/|build/|g' {} +", "sh",
+                          copy + "/build/" + part});
     }
   }
 }
@@ -111,7 +111,7 @@ inline void reuse_builds(const std::string& copy, bool tests = false) {
   reuse_flavor_parts(copy);
 }
 
-using text::contains;
+using tools::contains;
 
 // A problem size, as the lab program's arguments.
 struct Shape {
@@ -160,7 +160,7 @@ inline void check_solution_passes(const std::string& lab, const std::vector<Shap
         std::vector<std::string> args = shape.args;
         args.push_back("--no-time");
         args.push_back("--no-edges");
-        const lab::RunResult r = run(program(backend, kSolutions, lab), args);
+        const tools::RunResult r = run(program(backend, kSolutions, lab), args);
         CAPTURE(r.output);
         CHECK_MESSAGE(r.exited(0), r.describe());
         CHECK(contains(r.output, "check    PASS"));
@@ -177,7 +177,7 @@ inline void check_skeleton_fails(const std::string& lab, const std::vector<Shape
       SUBCASE((backend + " " + shape.name).c_str()) {
         std::vector<std::string> args = shape.args;
         args.push_back("--no-edges");
-        const lab::RunResult r = run(program(backend, kSkeletons, lab), args);
+        const tools::RunResult r = run(program(backend, kSkeletons, lab), args);
         CAPTURE(r.output);
         CHECK_MESSAGE(r.exited(1), r.describe());
         CHECK(contains(r.output, "check    FAIL"));
@@ -191,7 +191,7 @@ inline void check_bad_arguments(const std::string& lab, const std::vector<std::s
   REQUIRE(have_solutions());
   for (const std::string& backend : backends()) {
     CAPTURE(backend);
-    const lab::RunResult r = run(program(backend, kSolutions, lab), args);
+    const tools::RunResult r = run(program(backend, kSolutions, lab), args);
     CAPTURE(r.output);
     CHECK_MESSAGE(r.exited(2), r.describe());
     CHECK(contains(r.output, says));
@@ -225,10 +225,10 @@ inline void check_mutant_caught(const std::string& name, const std::string& lab,
     argv.insert(argv.end(), shape.args.begin(), shape.args.end());
     argv.push_back("--no-time");
     argv.push_back("--no-edges");
-    lab::RunOptions options;
+    tools::RunOptions options;
     options.timeout_s = 120;
     options.env = {schedule};
-    const lab::RunResult r = lab::run_command(argv, options);
+    const tools::RunResult r = tools::run_command(argv, options);
     CHECK_FALSE_MESSAGE(r.timed_out, schedule);
     caught |= !r.exited(0) && !r.timed_out;
     outputs += "[" + schedule + "] " + r.describe() + "\n" + r.output;

@@ -12,10 +12,10 @@
 #include <string>
 #include <vector>
 
-#include "common/subprocess.h"
-#include "common/text.h"
 #include "cpusim/launch_log.h"
 #include "cpusim/tests/source_line.h"
+#include "tools/subprocess.h"
+#include "tools/text.h"
 
 namespace {
 
@@ -24,32 +24,32 @@ std::string suite_dir() {
   return std::string(dir && *dir ? dir : "build/cpu/cpusim-suite") + "/";
 }
 
-using text::contains;
+using tools::contains;
 
 // Runs a suite program. A ThreadSanitizer binary that cannot map its shadow memory on this
 // kernel (high-entropy ASLR) is run again without address randomization.
-lab::RunResult run(const std::string& program, const std::vector<std::string>& args = {},
-                   const std::vector<std::string>& env = {}, double timeout_s = 60) {
+tools::RunResult run(const std::string& program, const std::vector<std::string>& args = {},
+                     const std::vector<std::string>& env = {}, double timeout_s = 60) {
   std::vector<std::string> argv{suite_dir() + program};
   argv.insert(argv.end(), args.begin(), args.end());
-  lab::RunOptions options;
+  tools::RunOptions options;
   options.timeout_s = timeout_s;
   options.env = env;
-  lab::RunResult r = lab::run_command(argv, options);
+  tools::RunResult r = tools::run_command(argv, options);
   if (contains(r.output, "ThreadSanitizer: unexpected memory mapping")) {
     argv.insert(argv.begin(), {"setarch", "-R"});
-    r = lab::run_command(argv, options);
+    r = tools::run_command(argv, options);
   }
   return r;
 }
 
-lab::RunResult cpucc(const std::vector<std::string>& args, const std::vector<std::string>& env = {}) {
+tools::RunResult cpucc(const std::vector<std::string>& args, const std::vector<std::string>& env = {}) {
   std::vector<std::string> argv{"cpusim/cpucc"};
   argv.insert(argv.end(), args.begin(), args.end());
-  lab::RunOptions options;
+  tools::RunOptions options;
   options.timeout_s = 120;
   options.env = env;
-  return lab::run_command(argv, options);
+  return tools::run_command(argv, options);
 }
 
 using cpusim_test::line_of;
@@ -84,7 +84,7 @@ struct expected_run {
 void check_runs(const std::vector<expected_run>& cases) {
   for (const expected_run& c : cases) {
     SUBCASE(c.what.c_str()) {
-      const lab::RunResult r = run(c.program, {}, c.env, c.timeout_s);
+      const tools::RunResult r = run(c.program, {}, c.env, c.timeout_s);
       CHECK_MESSAGE(r.describe() == c.ends, c.program << ": " << r.describe() << ", expected " << c.ends << "\n" << r.output);
       for (const std::string& text : c.prints)
         CHECK_MESSAGE(contains(r.output, text), c.program << " did not print: " << text << "\n" << r.output);
@@ -108,7 +108,7 @@ TEST_SUITE("cpusim") {
     for (const expected& e : cases) {
       const std::string program = e.program;
       CAPTURE(program);
-      const lab::RunResult r = run(e.program);
+      const tools::RunResult r = run(e.program);
       CHECK_RUN(r, r.exited(0));
       CHECK_RUN(r, r.output == e.line);
     }
@@ -172,21 +172,21 @@ TEST_SUITE("cpusim") {
       for (const std::string threads : {"1", "2", "3"}) {
         CAPTURE(schedule);
         CAPTURE(threads);
-        const lab::RunResult r = run("matmul_shared", {}, {"CPUSIM_SCHEDULE=" + schedule, "CPUSIM_THREADS=" + threads});
+        const tools::RunResult r = run("matmul_shared", {}, {"CPUSIM_SCHEDULE=" + schedule, "CPUSIM_THREADS=" + threads});
         CHECK_RUN(r, r.exited(0) && r.output == reference);
       }
-    const lab::RunResult warps = run("warp_ops", {}, {"CPUSIM_SCHEDULE=reverse"});
+    const tools::RunResult warps = run("warp_ops", {}, {"CPUSIM_SCHEDULE=reverse"});
     CHECK_RUN(warps, warps.exited(0) && warps.output == run("warp_ops").output);
   }
 
   TEST_CASE("a missing __syncthreads shows as schedules that disagree") {
-    const lab::RunResult forward = run("missing_barrier", {}, {"CPUSIM_SCHEDULE=forward"});
-    const lab::RunResult reverse = run("missing_barrier", {}, {"CPUSIM_SCHEDULE=reverse"});
+    const tools::RunResult forward = run("missing_barrier", {}, {"CPUSIM_SCHEDULE=forward"});
+    const tools::RunResult reverse = run("missing_barrier", {}, {"CPUSIM_SCHEDULE=reverse"});
     CHECK_RUN(forward, forward.exited(1) && contains(forward.output, "missing_barrier: WRONG"));
     CHECK_RUN(reverse, reverse.exited(1) && contains(reverse.output, "missing_barrier: WRONG"));
     CHECK_MESSAGE(forward.output != reverse.output, "forward and reverse agree:\n" << forward.output);
     // Both orders in one run, block by block: wrong, and wrong unlike either.
-    const lab::RunResult alternate = run("missing_barrier", {}, {"CPUSIM_SCHEDULE=alternate"});
+    const tools::RunResult alternate = run("missing_barrier", {}, {"CPUSIM_SCHEDULE=alternate"});
     CHECK_RUN(alternate, alternate.exited(1) && contains(alternate.output, "missing_barrier: WRONG"));
     CHECK(alternate.output != forward.output);
     CHECK(alternate.output != reverse.output);
@@ -216,7 +216,7 @@ TEST_SUITE("cpusim") {
   }
 
   TEST_CASE("launch configurations beyond CUDA's limits fail at the launch with cudaErrorInvalidValue, as CUDA 13 does") {
-    const lab::RunResult r = run("too_many_threads");
+    const tools::RunResult r = run("too_many_threads");
     CHECK_RUN(r, r.exited(0));
     for (const std::string what : {"block (2048,1,1)", "block (32,32,2)", "block (1,1,65)", "block (0,1,1)",
                                    "grid (1,65536,1)", "grid (0,1,1)"}) {
@@ -244,7 +244,7 @@ TEST_SUITE("cpusim") {
       if (line.rfind("error_semantics: ", 0) == 0) expected += line + "\n";
     REQUIRE(contains(expected, "error_semantics: failed assert -> get cudaSuccess"));
 
-    const lab::RunResult r = run("error_semantics");
+    const tools::RunResult r = run("error_semantics");
     CHECK_RUN(r, r.exited(0));
     std::string printed;
     std::istringstream cpu(r.output);
@@ -300,14 +300,14 @@ TEST_SUITE("cpusim") {
 
   TEST_CASE("AddressSanitizer flavor") {
     SUBCASE("one past the end of a cudaMalloc'd buffer") {
-      const lab::RunResult r = run("oob_global.asan");
+      const tools::RunResult r = run("oob_global.asan");
       CHECK_RUN(r, !r.exited(0));
       CHECK_RUN(r, contains(r.output, "ERROR: AddressSanitizer: heap-buffer-overflow"));
       CHECK_RUN(r, contains(r.output, "in oob_global_kernel(float*, int) " + line_of("cpusim/tests/suite/oob_global.cu", "BUG")));
       CHECK_RUN(r, contains(r.output, "cpusim: the invalid access above was made by kernel 'oob_global_kernel' block (3,0,0) thread (232,0,0)"));
     }
     SUBCASE("a shared-memory index out of range") {
-      const lab::RunResult r = run("oob_shared.asan");
+      const tools::RunResult r = run("oob_shared.asan");
       CHECK_RUN(r, !r.exited(0));
       CHECK_RUN(r, contains(r.output, "ERROR: AddressSanitizer"));
       CHECK_RUN(r, contains(r.output, line_of("cpusim/tests/suite/oob_shared.cu", "BUG")));
@@ -316,33 +316,33 @@ TEST_SUITE("cpusim") {
                                           line_of("cpusim/tests/suite/oob_shared.cu", "__shared__ float tile") + "), at byte offset 512"));
     }
     SUBCASE("a correct program is clean") {
-      const lab::RunResult r = run("vector_add.asan");
+      const tools::RunResult r = run("vector_add.asan");
       CHECK_RUN(r, r.exited(0) && r.output == "vector_add: ok 1024 elements\n");
     }
   }
 
   TEST_CASE("ThreadSanitizer flavor") {
     SUBCASE("a race between blocks on a global counter") {
-      const lab::RunResult r = run("race_blocks.tsan", {}, {"CPUSIM_THREADS=1"});
+      const tools::RunResult r = run("race_blocks.tsan", {}, {"CPUSIM_THREADS=1"});
       CHECK_RUN(r, contains(r.output, "WARNING: ThreadSanitizer: data race"));
       CHECK_RUN(r, contains(r.output, "count_kernel(int*, bool) " + line_of("cpusim/tests/suite/race_blocks.cu", "BUG")));
       CHECK_RUN(r, contains(r.output, "'CUDA block (1,0,0) thread (0,0,0)'"));
-      const lab::RunResult two = run("race_blocks.tsan", {}, {"CPUSIM_THREADS=2"});
+      const tools::RunResult two = run("race_blocks.tsan", {}, {"CPUSIM_THREADS=2"});
       CHECK_RUN(two, contains(two.output, "WARNING: ThreadSanitizer: data race"));
     }
     SUBCASE("the same counter with atomicAdd is race-free") {
-      const lab::RunResult r = run("race_blocks.tsan", {"atomic"});
+      const tools::RunResult r = run("race_blocks.tsan", {"atomic"});
       CHECK_RUN(r, r.exited(0) && r.output == "race_blocks: atomicAdd count=8 (expected 8)\n");
     }
     SUBCASE("a missing barrier is a race on shared memory") {
-      const lab::RunResult r = run("missing_barrier.tsan");
+      const tools::RunResult r = run("missing_barrier.tsan");
       CHECK_RUN(r, contains(r.output, "WARNING: ThreadSanitizer: data race"));
       CHECK_RUN(r, contains(r.output, "matmul_missing_barrier_kernel(float const*, float const*, float*, int) cpusim/tests/suite/missing_barrier.cu:"));
     }
     SUBCASE("barriers, warp shuffles and atomics order the threads: no false reports") {
       for (const std::string program : {"matmul_shared.tsan", "warp_reduce.tsan"}) {
         CAPTURE(program);
-        const lab::RunResult r = run(program, {}, {}, 120);
+        const tools::RunResult r = run(program, {}, {}, 120);
         CHECK_RUN(r, r.exited(0) && !contains(r.output, "ThreadSanitizer"));
       }
     }
@@ -350,8 +350,8 @@ TEST_SUITE("cpusim") {
 
   TEST_CASE("launch log") {
     const std::string log = temp_dir() + "/launches.log";
-    const lab::RunResult a = run("matmul_shared", {}, {"CPUSIM_LAUNCH_LOG=" + log});
-    const lab::RunResult b = run("big_dynamic_smem", {}, {"CPUSIM_LAUNCH_LOG=" + log});
+    const tools::RunResult a = run("matmul_shared", {}, {"CPUSIM_LAUNCH_LOG=" + log});
+    const tools::RunResult b = run("big_dynamic_smem", {}, {"CPUSIM_LAUNCH_LOG=" + log});
     CHECK_RUN(a, a.exited(0));
     CHECK_RUN(b, b.exited(0));
     const std::string text = read_file(log);
@@ -367,7 +367,7 @@ TEST_SUITE("cpusim") {
   // The counts of cpusim/tests/suite/access_patterns.cu, each derived there by hand.
   TEST_CASE("the count flavor's model: global sectors and lines, shared wavefronts, per warp instruction") {
     const std::string log = temp_dir() + "/counts.log";
-    const lab::RunResult r = run("access_patterns.count", {}, {"CPUSIM_LAUNCH_LOG=" + log});
+    const tools::RunResult r = run("access_patterns.count", {}, {"CPUSIM_LAUNCH_LOG=" + log});
     CHECK_RUN(r, r.exited(0));
     const std::vector<cpusim::log::Launch> launches = cpusim::log::read_launch_log(log);
     // A kernel's launch, and its instructions' counts of one space and kind, summed.
@@ -449,7 +449,7 @@ TEST_SUITE("cpusim") {
   }
 
   TEST_CASE("copies between host and device are counted; device-to-device ones, by kind or by pointer, are not") {
-    const lab::RunResult r = run("copy_counts");
+    const tools::RunResult r = run("copy_counts");
     CHECK_RUN(r, r.exited(0));
     CHECK(r.output ==
           "start 0\nhost_to_device 1\ndevice_to_device 1\ndefault_device_to_device 1\ndefault_device_to_host 2\n"
@@ -462,16 +462,16 @@ TEST_SUITE("cpusim") {
       for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
                {}, {"--frobnicate", "cpusim/tests/suite/vector_add.cu"}, {"cpusim/tests/suite/no_such_file.cu", "-o", out},
                {"-o", out}, {"README"}}) {
-        const lab::RunResult r = cpucc(args);
+        const tools::RunResult r = cpucc(args);
         CHECK_RUN(r, r.exited(2) && contains(r.output, "usage: cpucc"));
       }
     }
     SUBCASE("missing Boost.Context is named, with the fix") {
-      const lab::RunResult r = cpucc({"cpusim/tests/suite/vector_add.cu", "-o", out}, {"CPUCC_CXX=/bin/echo"});
+      const tools::RunResult r = cpucc({"cpusim/tests/suite/vector_add.cu", "-o", out}, {"CPUCC_CXX=/bin/echo"});
       CHECK_RUN(r, r.exited(2) && contains(r.output, "Boost.Context") && contains(r.output, "scripts/install-deps"));
     }
     SUBCASE("compile errors point at the original line") {
-      const lab::RunResult r = cpucc({"cpusim/tests/suite/compile_fail/compile_error.cu", "-o", out});
+      const tools::RunResult r = cpucc({"cpusim/tests/suite/compile_fail/compile_error.cu", "-o", out});
       CHECK_RUN(r, r.exited(1));
       CHECK_RUN(r, contains(r.output, line_of("cpusim/tests/suite/compile_fail/compile_error.cu", "int not_a_pointer = message;") + ":"));
     }
@@ -495,19 +495,19 @@ TEST_SUITE("cpusim") {
       for (const reject& c : cases) {
         const std::string file = c.file;
         CAPTURE(file);
-        const lab::RunResult r = cpucc({c.file, "-o", out});
+        const tools::RunResult r = cpucc({c.file, "-o", out});
         CHECK_RUN(r, r.exited(1) && contains(r.output, c.message));
       }
     }
     SUBCASE("-c, -D and -I, and linking objects") {
       const std::string dir = temp_dir();
-      const lab::RunResult k = cpucc({"-c", "cpusim/tests/suite/host_kernels.cu", "-o", dir + "/k.o"});
-      const lab::RunResult m = cpucc({"-c", "-D", "UNUSED_MACRO=1", "-I", "cpusim/tests/suite", "cpusim/tests/suite/host_main.cpp", "-o", dir + "/m.o"});
+      const tools::RunResult k = cpucc({"-c", "cpusim/tests/suite/host_kernels.cu", "-o", dir + "/k.o"});
+      const tools::RunResult m = cpucc({"-c", "-D", "UNUSED_MACRO=1", "-I", "cpusim/tests/suite", "cpusim/tests/suite/host_main.cpp", "-o", dir + "/m.o"});
       CHECK_RUN(k, k.exited(0));
       CHECK_RUN(m, m.exited(0));
-      const lab::RunResult link = cpucc({dir + "/k.o", dir + "/m.o", "-o", dir + "/host"});
+      const tools::RunResult link = cpucc({dir + "/k.o", dir + "/m.o", "-o", dir + "/host"});
       CHECK_RUN(link, link.exited(0));
-      const lab::RunResult r = lab::run_command({dir + "/host"});
+      const tools::RunResult r = tools::run_command({dir + "/host"});
       CHECK_RUN(r, r.exited(0) && contains(r.output, "host_main: ok saxpy 777 elements"));
     }
   }

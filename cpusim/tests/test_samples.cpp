@@ -15,9 +15,9 @@
 #include <string>
 #include <vector>
 
-#include "common/subprocess.h"
-#include "common/text.h"
 #include "cpusim/tests/source_line.h"
+#include "tools/subprocess.h"
+#include "tools/text.h"
 
 namespace {
 
@@ -31,21 +31,21 @@ const std::vector<std::string> kSamples = {"error_checks", "device_query", "redu
 // The toolkit's include folder where the Makefile looks for it: beside the nvcc in PATH, else
 // beside $CUDA_HOME/bin/nvcc (/usr/local/cuda); "" when it has no cuda_runtime_api.h.
 std::string toolkit_include() {
-  const lab::RunResult r = lab::run_command({"sh", "-c", "command -v nvcc"});
+  const tools::RunResult r = tools::run_command({"sh", "-c", "command -v nvcc"});
   const char* home = std::getenv("CUDA_HOME");
-  const std::string nvcc = r.exited(0) ? text::trim(r.output) : std::string(home && *home ? home : "/usr/local/cuda") + "/bin/nvcc";
+  const std::string nvcc = r.exited(0) ? tools::trim(r.output) : std::string(home && *home ? home : "/usr/local/cuda") + "/bin/nvcc";
   const fs::path include = fs::path(nvcc).parent_path().parent_path() / "include";
   std::error_code ec;
   return fs::exists(include / "cuda_runtime_api.h", ec) ? fs::canonical(include, ec).string() : "";
 }
 const std::string kToolkit = toolkit_include();
 
-lab::RunResult run(const std::string& program, const std::vector<std::string>& args = {}) {
+tools::RunResult run(const std::string& program, const std::vector<std::string>& args = {}) {
   std::vector<std::string> argv{program};
   argv.insert(argv.end(), args.begin(), args.end());
-  lab::RunOptions options;
+  tools::RunOptions options;
   options.timeout_s = 60;
-  return lab::run_command(argv, options);
+  return tools::run_command(argv, options);
 }
 
 // The headers a make rule file (g++ -MD) names, each as its real path.
@@ -73,9 +73,9 @@ TEST_CASE("the sample-style programs build with cpucc alone, read no header of t
     CAPTURE(name);
     const std::string program = kDir + name;
     REQUIRE_MESSAGE(fs::exists(program), program, " is missing: run make cpusim-samples");
-    const lab::RunResult r = run(program);
+    const tools::RunResult r = run(program);
     CHECK_MESSAGE(r.exited(0), r.describe(), "\n", r.output);
-    CHECK_MESSAGE((text::contains(r.output, "PASS") && !text::contains(r.output, "FAIL")), r.output);
+    CHECK_MESSAGE((tools::contains(r.output, "PASS") && !tools::contains(r.output, "FAIL")), r.output);
     // This machine may have the toolkit's headers on the compiler's default path: every header
     // the build read must still be cpusim's or the system's.
     const std::vector<std::string> headers = headers_read(program + ".d");
@@ -95,16 +95,16 @@ TEST_CASE("with the CUDA Toolkit's include folder on the path (-I, or CPATH), th
     CAPTURE(name);
     const std::string program = kDir + std::string("with-toolkit/") + name;
     REQUIRE_MESSAGE(fs::exists(program), program, " is missing: run make cpusim-samples (the toolkit is at ", kToolkit, ")");
-    const lab::RunResult r = run(program);
+    const tools::RunResult r = run(program);
     CHECK_MESSAGE(r.exited(0), r.describe(), "\n", r.output);
-    CHECK_MESSAGE((text::contains(r.output, "PASS") && !text::contains(r.output, "FAIL")), r.output);
+    CHECK_MESSAGE((tools::contains(r.output, "PASS") && !tools::contains(r.output, "FAIL")), r.output);
   }
 }
 
 TEST_CASE("checkCudaErrors ends a sample at a failed call, naming the call, its line and the error") {
-  const lab::RunResult r = run(kDir + std::string("error_checks"), {"--fail"});
+  const tools::RunResult r = run(kDir + std::string("error_checks"), {"--fail"});
   CHECK_MESSAGE(r.exited(1), r.describe(), "\n", r.output);
-  CHECK_MESSAGE(text::contains(r.output, cpusim_test::line_of("cpusim/tests/samples/error_checks.cu", "exits here") +
+  CHECK_MESSAGE(tools::contains(r.output, cpusim_test::line_of("cpusim/tests/samples/error_checks.cu", "exits here") +
                                              ": cudaMemcpy(h, d_out, sizeof h, cudaMemcpyDeviceToHost) failed: "
                                              "cudaErrorInvalidValue"),
                 r.output);
@@ -115,42 +115,42 @@ TEST_CASE("a cooperative grid is resident at once: one more block than fit fails
   // machine's multiprocessors (CPUSIM_THREADS); here on one, and on three in a random order.
   for (const char* env : {"CPUSIM_THREADS=1", "CPUSIM_THREADS=3 CPUSIM_SCHEDULE=random:7"}) {
     CAPTURE(env);
-    const lab::RunResult r = lab::run_command({"sh", "-c", std::string(env) + " " + kDir + "grid_sync"});
+    const tools::RunResult r = tools::run_command({"sh", "-c", std::string(env) + " " + kDir + "grid_sync"});
     CHECK_MESSAGE(r.exited(0), r.describe(), "\n", r.output);
-    CHECK_MESSAGE(text::contains(r.output, "a grid too large for the device: PASS"), r.output);
-    CHECK_MESSAGE(text::contains(r.output, "this device holds"), r.output);  // cpusim says why it refused
+    CHECK_MESSAGE(tools::contains(r.output, "a grid too large for the device: PASS"), r.output);
+    CHECK_MESSAGE(tools::contains(r.output, "this device holds"), r.output);  // cpusim says why it refused
   }
 }
 
 TEST_CASE("a grid barrier that cannot open is a fault that names the blocks, or the launch that is not cooperative") {
   const std::string file = "cpusim/tests/samples/grid_sync.cu";
-  const lab::RunResult exits = run(kDir + std::string("grid_sync"), {"--block-exits"});
+  const tools::RunResult exits = run(kDir + std::string("grid_sync"), {"--block-exits"});
   CHECK_MESSAGE(exits.exited(1), exits.describe(), "\n", exits.output);
-  CHECK_MESSAGE(text::contains(exits.output, "waits at this_grid().sync() at " +
+  CHECK_MESSAGE(tools::contains(exits.output, "waits at this_grid().sync() at " +
                                                  cpusim_test::line_of(file, "cg::this_grid().sync();")),
                 exits.output);
-  CHECK_MESSAGE(text::contains(exits.output, "but block (1,0,0) has exited the kernel (its thread (0,0,0) returned at " +
+  CHECK_MESSAGE(tools::contains(exits.output, "but block (1,0,0) has exited the kernel (its thread (0,0,0) returned at " +
                                                  cpusim_test::line_of(file, "planted: block 1 never reaches")),
                 exits.output);
-  CHECK_MESSAGE(text::contains(exits.output, "cudaDeviceSynchronize() failed: cudaErrorLaunchFailure"), exits.output);
-  const lab::RunResult plain = run(kDir + std::string("grid_sync"), {"--not-cooperative"});
+  CHECK_MESSAGE(tools::contains(exits.output, "cudaDeviceSynchronize() failed: cudaErrorLaunchFailure"), exits.output);
+  const tools::RunResult plain = run(kDir + std::string("grid_sync"), {"--not-cooperative"});
   CHECK_MESSAGE(plain.exited(1), plain.describe(), "\n", plain.output);
-  CHECK_MESSAGE(text::contains(plain.output, "calls this_grid().sync() at " + cpusim_test::line_of(file, "before any block checks") +
+  CHECK_MESSAGE(tools::contains(plain.output, "calls this_grid().sync() at " + cpusim_test::line_of(file, "before any block checks") +
                                                  " in a launch that is not cooperative"),
                 plain.output);
 }
 
 TEST_CASE("a tile of several warps whose sync a thread skips is a fault; a shuffle outside its mask is a warning") {
   const std::string file = "cpusim/tests/samples/multi_warp_tiles.cu";
-  const lab::RunResult r = run(kDir + std::string("multi_warp_tiles"), {"--tile-diverges"});
+  const tools::RunResult r = run(kDir + std::string("multi_warp_tiles"), {"--tile-diverges"});
   CHECK_MESSAGE(r.exited(1), r.describe(), "\n", r.output);
-  CHECK_MESSAGE(text::contains(r.output, "waits at the sync of its tile of 64 threads (threads 64 to 127 of the block) at " +
+  CHECK_MESSAGE(tools::contains(r.output, "waits at the sync of its tile of 64 threads (threads 64 to 127 of the block) at " +
                                              cpusim_test::line_of(file, "planted: thread 70 never arrives") +
                                              ", but thread (70,0,0) has exited the kernel"),
                 r.output);
-  const lab::RunResult w = run(kDir + std::string("multi_warp_tiles"), {"--outside-mask"});
+  const tools::RunResult w = run(kDir + std::string("multi_warp_tiles"), {"--outside-mask"});
   CHECK_MESSAGE(w.exited(0), w.describe(), "\n", w.output);
-  CHECK_MESSAGE(text::contains(w.output, "(lane 0): __shfl_down_sync(0x000000ff) at " +
+  CHECK_MESSAGE(tools::contains(w.output, "(lane 0): __shfl_down_sync(0x000000ff) at " +
                                              cpusim_test::line_of(file, "v += __shfl_down_sync(0xffu, v, offset)") +
                                              " reads lane 8, which is not in the mask"),
                 w.output);
@@ -171,14 +171,14 @@ TEST_CASE("what cooperative groups and the launch API cannot do here stops the c
                            "  void* hidden = (void*)wide_kernel;\n"
                            "  cudaLaunchKernel(hidden, 1, 64, nullptr, 0, 0);\n"
                            "}\n";
-  lab::RunOptions options;
+  tools::RunOptions options;
   options.timeout_s = 120;
-  const lab::RunResult r = lab::run_command({"cpusim/cpucc", source, "-o", (dir / "cg_outside").string()}, options);
+  const tools::RunResult r = tools::run_command({"cpusim/cpucc", source, "-o", (dir / "cg_outside").string()}, options);
   CHECK_MESSAGE(r.exited(1), r.describe(), "\n", r.output);
-  CHECK_MESSAGE(text::contains(r.output, "coalesced_threads() is not in the CPU backend's (cpusim) subset"), r.output);
-  CHECK_MESSAGE(text::contains(r.output, "tiled_partition<N>: N is a power of 2 up to 1024"), r.output);
-  CHECK_MESSAGE(text::contains(r.output, "a tile of more than 32 threads has no shuffles or votes (as in CUDA)"), r.output);
-  CHECK_MESSAGE(text::contains(r.output, "cudaLaunchKernel: the CPU backend (cpusim) needs the kernel itself as the first "
+  CHECK_MESSAGE(tools::contains(r.output, "coalesced_threads() is not in the CPU backend's (cpusim) subset"), r.output);
+  CHECK_MESSAGE(tools::contains(r.output, "tiled_partition<N>: N is a power of 2 up to 1024"), r.output);
+  CHECK_MESSAGE(tools::contains(r.output, "a tile of more than 32 threads has no shuffles or votes (as in CUDA)"), r.output);
+  CHECK_MESSAGE(tools::contains(r.output, "cudaLaunchKernel: the CPU backend (cpusim) needs the kernel itself as the first "
                                          "argument (its name, cast to void* or not)"),
                 r.output);
   fs::remove_all(dir);

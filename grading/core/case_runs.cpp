@@ -16,8 +16,8 @@
 #include <mutex>
 #include <sstream>
 
-#include "common/descendants.h"
-#include "common/text.h"
+#include "tools/descendants.h"
+#include "tools/text.h"
 #include "common/timing.h"
 #include "grading/core/isolation.h"
 #include "grading/core/student_uid.h"
@@ -53,7 +53,7 @@ std::string make_dir(const Context& ctx, const std::string& name) {
 }
 
 // Removes what runs left in CASES's folder of their results, for a run again.
-void remove_results(const Cases& cases) { lab::run_command({"sh", "-c", "rm -f \"$0\"/*.result \"$0\"/*.out", cases.dir}); }
+void remove_results(const Cases& cases) { tools::run_command({"sh", "-c", "rm -f \"$0\"/*.result \"$0\"/*.out", cases.dir}); }
 
 void write_case_list(const Cases& cases, const std::vector<size_t>& which) {
   std::ofstream list(cases.dir + "/cases.txt");
@@ -103,13 +103,13 @@ std::string over_memory_line(long limit_mib) {
   return "(stopped: its resident memory passed the grader's limit of " + memory_text(limit_mib) + ", the rubric's memory.run)";
 }
 
-lab::RunResult run_program(const Context& ctx, const Program& program, const std::vector<std::string>& args,
+tools::RunResult run_program(const Context& ctx, const Program& program, const std::vector<std::string>& args,
                            const std::vector<std::string>& env, const std::vector<std::string>& wrapper, double timeout_s,
                            RunControl control) {
   std::function<bool()> stop_early = std::move(control.stop_early);
   std::function<void(int pid)> started = std::move(control.started);
   if (fingerprint(program.path) != program.fingerprint) {
-    lab::RunResult tampered;
+    tools::RunResult tampered;
     tampered.spawn_failed = true;
     tampered.output = program.path + " changed after it was built: something rewrote it during grading\n";
     return tampered;
@@ -118,7 +118,7 @@ lab::RunResult run_program(const Context& ctx, const Program& program, const std
   argv.push_back(program.path);
   if (!program.step.empty()) argv.insert(argv.end(), {"--step", program.step});
   argv.insert(argv.end(), args.begin(), args.end());
-  lab::RunOptions options;
+  tools::RunOptions options;
   options.timeout_s = timeout_s > 0 ? timeout_s : ctx.rubric->timeout_run;
   options.max_output = 256 * 1024;
   // A sanitizer's build has no data limit (its shadow memory would break it), and
@@ -129,7 +129,7 @@ lab::RunResult run_program(const Context& ctx, const Program& program, const std
   if (program.sanitizer) {
     stop_early = [stop_early, pid, over_memory, limit = ctx.sandbox.memory_limit_mib << 20, calls = 0]() mutable {
       if (stop_early && stop_early()) return true;
-      if (++calls % 4 != 0 || *pid == 0 || lab::tree_resident_bytes(*pid) <= limit) return false;
+      if (++calls % 4 != 0 || *pid == 0 || tools::tree_resident_bytes(*pid) <= limit) return false;
       *over_memory = true;
       return true;
     };
@@ -156,9 +156,9 @@ lab::RunResult run_program(const Context& ctx, const Program& program, const std
                                   : program.solution          ? Turns::Kind::solution
                                                               : Turns::Kind::student);
   options.started = std::move(started);
-  lab::RunResult r = ctx.sandbox.run(ctx.sandbox.wrap(argv, options.timeout_s, program.sanitizer, own), options);
-  lab::kill_descendants();
-  lab::run_command({"rm", "-rf", options.cwd});
+  tools::RunResult r = ctx.sandbox.run(ctx.sandbox.wrap(argv, options.timeout_s, program.sanitizer, own), options);
+  tools::kill_descendants();
+  tools::run_command({"rm", "-rf", options.cwd});
   if (*over_memory) {
     // Stopped for its memory, not its time: no later limit from the solution's time changes that.
     r.timed_out = false;
@@ -197,7 +197,7 @@ Cases copy_cases(const Context& ctx, const Cases& from, const std::string& name,
   for (lab::ServeCase& c : out.cases) c.zero_fill = zero_fill;
   // A copy cut short would fail the runs on it as a broken program; it is the machine's failure
   // (a full disk, or, without namespaces, student code that killed the cp), never the student's.
-  const lab::RunResult cp = lab::run_command({"sh", "-c", "cp \"$0\"/*.in* \"$1\"", from.dir, out.dir});
+  const tools::RunResult cp = tools::run_command({"sh", "-c", "cp \"$0\"/*.in* \"$1\"", from.dir, out.dir});
   if (!cp.exited(0)) throw CannotGrade("cannot copy the cases to " + out.dir + ": cp " + cp.describe() + "\n" + cp.output);
   return out;
 }
@@ -230,18 +230,18 @@ Limits limits_from(const Context& ctx, const std::vector<double>& solution_secon
 namespace {
 
 // One try of run_limited, its runs at GPU place USE.
-lab::RunResult run_limited_once(const Context& ctx, const Program& program, const Cases& cases, const std::vector<std::string>& env,
+tools::RunResult run_limited_once(const Context& ctx, const Program& program, const Cases& cases, const std::vector<std::string>& env,
                                 const std::vector<std::string>& wrapper, const Program* solution, GpuUse use) {
   RunControl control;
   control.gpu = use;
   const double floor = std::min(ctx.rubric->timeout_run, ctx.backend == "gpu" ? kRunFloorGpu : kRunFloorCpu);
-  lab::RunResult r = run_program(ctx, program, {"--serve", cases.dir}, env, wrapper, floor, control);
+  tools::RunResult r = run_program(ctx, program, {"--serve", cases.dir}, env, wrapper, floor, control);
   if (!r.timed_out) return r;
   std::string why = fmt("(stopped after %.0f s, the least time any such run gets", floor);
   if (solution != nullptr && !solution->path.empty()) {
     // Slow, or hung: the solution's time for the same run tells which.
     const Cases theirs = copy_cases(ctx, cases, "solution-time");
-    const lab::RunResult s = run_program(ctx, *solution, {"--serve", theirs.dir}, env, wrapper, 0, control);
+    const tools::RunResult s = run_program(ctx, *solution, {"--serve", theirs.dir}, env, wrapper, 0, control);
     if (s.exited(0)) why += fmt("; the solution took %.1f s for the same run", s.seconds);
     if (s.exited(0) && kLimitFactor * s.seconds > floor) {
       remove_results(cases);
@@ -257,17 +257,17 @@ lab::RunResult run_limited_once(const Context& ctx, const Program& program, cons
 // Whether a run beside other graders' runs may have failed for them: stopped for time, or ended
 // otherwise than cleanly or with its tool's finding (compute-sanitizer's exit 99), or saying
 // that the GPU's memory ran out.
-bool may_be_others(const lab::RunResult& r) {
-  const bool out_of_memory = text::contains(r.output, "out of memory") || text::contains(r.output, "MemoryAllocation") ||
-                             text::contains(r.output, "OUT_OF_MEMORY");
+bool may_be_others(const tools::RunResult& r) {
+  const bool out_of_memory = tools::contains(r.output, "out of memory") || tools::contains(r.output, "MemoryAllocation") ||
+                             tools::contains(r.output, "OUT_OF_MEMORY");
   return r.timed_out || !(r.exited(0) || r.exited(99)) || out_of_memory;
 }
 
 }  // namespace
 
-lab::RunResult run_limited(const Context& ctx, const Program& program, const Cases& cases, const std::vector<std::string>& env,
+tools::RunResult run_limited(const Context& ctx, const Program& program, const Cases& cases, const std::vector<std::string>& env,
                            const std::vector<std::string>& wrapper, const Program* solution) {
-  const lab::RunResult r = run_limited_once(ctx, program, cases, env, wrapper, solution, GpuUse::shared);
+  const tools::RunResult r = run_limited_once(ctx, program, cases, env, wrapper, solution, GpuUse::shared);
   if (!gpu_turns(ctx).side_by_side() || !may_be_others(r)) return r;
   remove_results(cases);
   return run_limited_once(ctx, program, cases, env, wrapper, solution, GpuUse::alone);
@@ -374,7 +374,7 @@ Pass serve_pass_once(const Context& ctx, const Program& program, const Cases& ca
     };
     control.started = started;
     control.gpu = use;
-    const lab::RunResult r = run_program(ctx, program, {"--serve", cases.dir}, env, {}, clock.wall_limit(left), control);
+    const tools::RunResult r = run_program(ctx, program, {"--serve", cases.dir}, env, {}, clock.wall_limit(left), control);
     const double elapsed = clock.now() - case_start;
     clock.ended();
     advance();

@@ -12,10 +12,10 @@
 #include <vector>
 
 #include "common/compare.h"
-#include "common/subprocess.h"
-#include "grading/core/types.h"
-#include "grading/core/turns.h"
 #include "common/protocol.h"
+#include "grading/core/turns.h"
+#include "grading/core/types.h"
+#include "tools/subprocess.h"
 
 namespace grade {
 
@@ -50,7 +50,7 @@ struct RunControl {
 // whatever it left behind. `wrapper` runs it under a tool (compute-sanitizer, ncu). A timeout
 // of 0 is the rubric's timeout.run, counted from when the program runs (its wait for a turn
 // counts against no limit). CONTROL says how it is watched and its place at the GPU.
-lab::RunResult run_program(const Context& ctx, const Program& program, const std::vector<std::string>& args,
+tools::RunResult run_program(const Context& ctx, const Program& program, const std::vector<std::string>& args,
                            const std::vector<std::string>& env = {}, const std::vector<std::string>& wrapper = {},
                            double timeout_s = 0, RunControl control = {});
 
@@ -90,7 +90,7 @@ Limits limits_from(const Context& ctx, const std::vector<double>& solution_secon
 // student's program met the floor, so a correct submission pays nothing for it. A run that was
 // stopped says so, and why, at the end of its output. Side by side with other graders, a run
 // stopped for time or ended by a crash or a lack of memory is run again alone, and that counts.
-lab::RunResult run_limited(const Context& ctx, const Program& program, const Cases& cases,
+tools::RunResult run_limited(const Context& ctx, const Program& program, const Cases& cases,
                            const std::vector<std::string>& env = {}, const std::vector<std::string>& wrapper = {},
                            const Program* solution = nullptr);
 

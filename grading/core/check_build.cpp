@@ -9,27 +9,27 @@
 #include <sstream>
 #include <utility>
 
-#include "common/text.h"
 #include "grading/core/case_runs.h"
 #include "grading/core/checks.h"
 #include "grading/core/isolation.h"
 #include "grading/core/make_program.h"
 #include "grading/core/quoting.h"
 #include "grading/core/submission.h"
+#include "tools/text.h"
 
 namespace grade {
 
-using text::contains;
-using text::joined;
+using tools::contains;
+using tools::joined;
 
 namespace {
 
 // Runs inside the fences: the preprocessor reads what the file names (/dev/zero, say).
 std::vector<std::string> forbidden_headers(const Context& ctx, const std::string& file, const std::string& public_dir) {
-  lab::RunOptions options;
+  tools::RunOptions options;
   options.timeout_s = ctx.rubric->timeout_build;
   const std::string copies = std::filesystem::path(file).parent_path().parent_path().string();
-  const lab::RunResult r = ctx.sandbox.run(
+  const tools::RunResult r = ctx.sandbox.run(
       ctx.sandbox.wrap_build({"g++", "-M", "-MG", "-x", "c++", "-std=c++17", "-D__CUDACC__", "-I" + public_dir, "-Icpusim/include", file},
                              options.timeout_s, {copies}),
       options);
@@ -57,7 +57,7 @@ std::vector<std::string> forbidden_headers(const Context& ctx, const std::string
 std::vector<std::pair<std::string, std::string>> nm_words(const std::vector<std::string>& args) {
   std::vector<std::string> argv = {"nm"};
   argv.insert(argv.end(), args.begin(), args.end());
-  std::istringstream lines(lab::run_command(argv).output);
+  std::istringstream lines(tools::run_command(argv).output);
   std::vector<std::pair<std::string, std::string>> rows;
   for (std::string line; std::getline(lines, line);) {
     std::istringstream words(line);
@@ -108,7 +108,7 @@ std::string demangled(const std::string& name) {
 // namespace lab, and the C++ library's headers weak copies of what they inline (templates and
 // their members, some of which the shared library exports too, such as std::ctype<char>'s). So:
 // no function with a C name, no member of the C++ library outside a template, no strong
-// definition of a name the shared library exports, nothing of namespaces lab and cpusim.
+// definition of a name the shared library exports, nothing of namespaces lab, tools and cpusim.
 std::vector<std::string> interposed_symbols(const std::string& object, const std::set<std::string>& cxx_exports) {
   std::vector<std::string> found;
   for (const auto& [name, type] : nm_words({"-g", "--defined-only", "-P", object})) {
@@ -121,7 +121,7 @@ std::vector<std::string> interposed_symbols(const std::string& object, const std
     const std::string scope = cxx.substr(0, cxx.find('('));
     const bool library = scope.rfind("std::", 0) == 0 || scope.rfind("__gnu_cxx::", 0) == 0 ||
                          scope.rfind("__cxxabiv1::", 0) == 0;
-    const bool ours = scope.rfind("lab::", 0) == 0 || scope.rfind("cpusim::", 0) == 0;
+    const bool ours = scope.rfind("lab::", 0) == 0 || scope.rfind("tools::", 0) == 0 || scope.rfind("cpusim::", 0) == 0;
     const bool from_public_headers = scope == "lab::cuda_fail" || scope == "lab::is_environment_error";
     if ((function && name.rfind("_Z", 0) != 0) || (library && scope.find('<') == std::string::npos) ||
         (type == "T" && cxx_exports.count(name) > 0) || (ours && !from_public_headers)) {
@@ -149,7 +149,7 @@ StudentCopy copy_student_file(const Context& ctx, const LabRubric& lab, const st
   s.copies = copy_by_content(file, ctx.build_dir + "/submission", lab.folder + "/" + lab.file(), &error);
   if (s.copies.empty()) throw CannotGrade(error);
   s.copy = s.copies + "/" + lab.folder + "/" + lab.file();
-  s.public_dir = ctx.build_dir + "/public";
+  s.public_dir = "public";  // the checkout's, read-only to the build (mk/config.mk: PUBLIC)
   s.include_roots = ctx.include_roots;
   s.include_roots.push_back(std::filesystem::weakly_canonical(s.public_dir).string());
   return s;
@@ -355,7 +355,7 @@ bool build_shared(const Context& ctx, const std::vector<const LabRubric*>& labs,
   std::vector<LabPrograms> made(labs.size());
   const std::vector<std::pair<std::string, Program*>> solution_builds = solution_flavors(ctx, &none.solution, &none.solution_watched);
   for (size_t f = 0; f < solution_builds.size(); ++f) {
-    const lab::RunResult r = run_make(ctx, {"program", "LAB=" + list, "SRC=solutions", "FLAVOR=" + solution_builds[f].first});
+    const tools::RunResult r = run_make(ctx, {"program", "LAB=" + list, "SRC=solutions", "FLAVOR=" + solution_builds[f].first});
     const std::vector<std::string> paths = printed_paths(r.output, solved.size());
     if (!r.exited(0) || paths.size() != solved.size()) return false;
     for (size_t i = 0; i < labs.size(); ++i) {

@@ -4,15 +4,15 @@
 #include <string>
 #include <vector>
 
-#include "common/text.h"
 #include "grading/core/case_runs.h"
 #include "grading/core/checks.h"
 #include "grading/core/quoting.h"
 #include "grading/core/race_report.h"
+#include "tools/text.h"
 
 namespace grade {
 
-using text::contains;
+using tools::contains;
 
 namespace {
 
@@ -36,9 +36,9 @@ void run_compute_sanitizer(const Context& ctx, const LabRubric& lab, const LabPr
   for (const auto& [tool, shape] : runs) {
     if (c->status != Status::kPass) break;
     const Cases cases = write_cases(ctx, tool, {shape});
-    const lab::RunResult r = run_limited(ctx, programs.main, cases, {},
-                                         {"compute-sanitizer", "--tool", tool, "--error-exitcode", "99", "--print-limit", "5"},
-                                         &programs.solution);
+    const tools::RunResult r = run_limited(ctx, programs.main, cases, {},
+                                           {"compute-sanitizer", "--tool", tool, "--error-exitcode", "99", "--print-limit", "5"},
+                                           &programs.solution);
     if (r.spawn_failed) {
       fail(c, "the program could not run: " + first_line(r.output), {});
     } else if (r.exited(99)) {
@@ -60,7 +60,7 @@ bool run_schedules(const Context& ctx, const LabRubric& lab, const LabPrograms& 
   const std::vector<std::string> schedules = {"forward", "reverse", "random:" + std::to_string(std::random_device{}() % 1000)};
   for (const std::string& schedule : schedules) {
     const Cases cases = write_cases(ctx, "schedule", {lab.safety_shape});
-    const lab::RunResult r = run_limited(ctx, programs.main, cases, {"CPUSIM_SCHEDULE=" + schedule}, {}, &programs.solution);
+    const tools::RunResult r = run_limited(ctx, programs.main, cases, {"CPUSIM_SCHEDULE=" + schedule}, {}, &programs.solution);
     if (r.timed_out) {
       fail(c, "with CPUSIM_SCHEDULE=" + schedule + " on " + lab.safety_shape.describe() + " the program " + r.describe() + ":",
            quote_output(r.output, 4));
@@ -88,7 +88,7 @@ bool run_schedules(const Context& ctx, const LabRubric& lab, const LabPrograms& 
 bool run_sanitized(const Context& ctx, const LabRubric& lab, const std::string& tool, const Program& program,
                    const std::vector<std::string>& env, const std::vector<std::string>& markers, CheckResult* c) {
   const Cases cases = write_cases(ctx, tool, {lab.safety_shape});
-  lab::RunResult r = run_limited(ctx, program, cases, env);
+  tools::RunResult r = run_limited(ctx, program, cases, env);
   if (contains(r.output, "ThreadSanitizer: unexpected memory mapping")) {
     // High-entropy address randomization breaks ThreadSanitizer's layout: run without it.
     r = run_limited(ctx, program, cases, env, {"setarch", "-R"});

@@ -59,7 +59,7 @@ std::string estimate_line(const Context& ctx, const LabRubric& lab, const std::s
 Traffic measure(const Context& ctx, const LabRubric& lab, const LabPrograms& programs, const Cases& cases, CheckResult* out) {
   CheckResult& c = *out;
   Traffic traffic;
-  lab::RunResult run;
+  tools::RunResult run;
   if (ctx.backend == "cpu") {
     const std::string log = cases.dir + "/launches.txt";
     run = run_limited(ctx, programs.watched, cases, {"CPUSIM_LAUNCH_LOG=" + log});
@@ -131,7 +131,7 @@ std::string technique_estimate(const Context& ctx, const LabRubric& lab, const L
   if (ctx.backend != "cpu") return "";
   const Cases cases = write_cases(ctx, "estimate", {lab.technique_shape});
   const std::string log = cases.dir + "/launches.txt";
-  const lab::RunResult run = run_limited(ctx, programs.watched, cases, {"CPUSIM_LAUNCH_LOG=" + log});
+  const tools::RunResult run = run_limited(ctx, programs.watched, cases, {"CPUSIM_LAUNCH_LOG=" + log});
   if (run.timed_out || !evaluate(ctx, cases, 0).pass) return "";
   return estimate_line(ctx, lab, log);
 }

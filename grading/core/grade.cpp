@@ -22,9 +22,7 @@
 #include <thread>
 
 #include "common/cli.h"
-#include "common/descendants.h"
 #include "common/exit_codes.h"
-#include "common/subprocess.h"
 #include "grading/core/build_folder.h"
 #include "grading/core/checks.h"
 #include "grading/core/grade_labs.h"
@@ -37,11 +35,13 @@
 #include "grading/core/skeletons.h"
 #include "grading/core/submission.h"
 #include "grading/core/targets.h"
+#include "tools/descendants.h"
+#include "tools/subprocess.h"
 
 namespace {
 
 bool have_command(const std::string& name) {
-  return lab::run_command({"sh", "-c", "command -v " + name}).exited(0);
+  return tools::run_command({"sh", "-c", "command -v " + name}).exited(0);
 }
 
 bool is_dir(const std::string& path) {
@@ -61,9 +61,9 @@ const char* command_name = "make grade";
 [[noreturn]] void cannot_run(const std::string& why) {
   grade::end_the_run_here();
   std::fprintf(stderr, "%s: %s\n", command_name, why.c_str());
-  if (!scratch_dir.empty()) lab::run_command({"rm", "-rf", scratch_dir});
+  if (!scratch_dir.empty()) tools::run_command({"rm", "-rf", scratch_dir});
   if (!out_dir.empty()) {
-    lab::run_command({"mkdir", "-p", out_dir});
+    tools::run_command({"mkdir", "-p", out_dir});
     if (!grade::write_could_not_grade(out_dir, why)) std::fprintf(stderr, "%s: could not write into %s either\n", command_name, out_dir.c_str());
     if (!runs_dir.empty()) grade::point_latest(runs_dir, out_dir);
   }
@@ -71,7 +71,7 @@ const char* command_name = "make grade";
 }
 
 std::string gpu_name() {
-  const lab::RunResult r = lab::run_command({"nvidia-smi", "--query-gpu=name", "--format=csv,noheader"});
+  const tools::RunResult r = tools::run_command({"nvidia-smi", "--query-gpu=name", "--format=csv,noheader"});
   if (!r.exited(0) || r.output.empty()) return "";
   return r.output.substr(0, r.output.find('\n'));
 }
@@ -306,10 +306,10 @@ std::vector<grade::LabResult> grade_trusted(const grade::Context& ctx, const std
   try {
     results = grade_labs(ctx, labs, build_stamp, jobs);
   } catch (const std::exception& e) {
-    lab::kill_descendants();
+    tools::kill_descendants();
     cannot_run(std::string("the grader failed: ") + e.what());
   }
-  lab::kill_descendants();
+  tools::kill_descendants();
   for (const auto& [path, sum] : trusted) {
     if (grade::fingerprint(path) != sum) {
       cannot_run(path + " changed while student code ran: restore it (git checkout, make) before grading again");
@@ -354,7 +354,7 @@ bool report(const grade::Context& ctx, const std::string& device, const std::vec
   const grade::RunInfo run{ctx.src, ctx.backend, ctx.backend == "gpu" ? device : "the CPU backend", ctx.seed, seconds,
                            ctx.sandbox.describe()};
   const bool written = grade::write_reports(out_dir, run, results);
-  lab::run_command({"rm", "-rf", ctx.work_dir});
+  tools::run_command({"rm", "-rf", ctx.work_dir});
   if (!written) cannot_run("could not write the reports into " + out_dir);
   if (!runs_dir.empty()) grade::point_latest(runs_dir, out_dir);
   const bool recorded = !runs_dir.empty() && record_history(ctx, results);
@@ -406,7 +406,7 @@ int main(int argc, char** argv) {
   const std::vector<const grade::LabRubric*> labs = labs_to_grade(rubric, o);
 
   const grade::Context ctx = make_context(o, backend, device, rubric);
-  lab::run_command({"mkdir", "-p", out_dir});
+  tools::run_command({"mkdir", "-p", out_dir});
   print_run_header(ctx, device);
   const std::vector<grade::LabResult> results =
       grade_trusted(ctx, labs, o.rubric_path, jobs_for(o.jobs, backend, labs.size()));

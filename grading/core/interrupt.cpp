@@ -7,7 +7,7 @@
 #include <mutex>
 #include <thread>
 
-#include "common/descendants.h"
+#include "tools/descendants.h"
 
 namespace grade {
 
@@ -35,7 +35,7 @@ void end_cleanly_on_signals(std::function<void(int signal)> cleanup) {
     while (sigwait(&set, &sig) != 0) {
     }
     end_the_run_here();
-    lab::kill_all_descendants();
+    tools::kill_all_descendants();
     cleanup(sig);
     _exit(128 + sig);
   }).detach();

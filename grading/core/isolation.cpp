@@ -5,14 +5,14 @@
 
 #include <cstdlib>
 
-#include "common/descendants.h"
-#include "common/subprocess.h"
+#include "tools/descendants.h"
+#include "tools/subprocess.h"
 
 namespace grade {
 
 void protect_grader() {
   prctl(PR_SET_DUMPABLE, 0);
-  lab::adopt_orphans();
+  tools::adopt_orphans();
 }
 
 std::string make_private_dir(const std::string& prefix) {
@@ -21,7 +21,7 @@ std::string make_private_dir(const std::string& prefix) {
 }
 
 std::string fingerprint(const std::string& path) {
-  const lab::RunResult r = lab::run_command({"sha256sum", "--", path}, lab::RunOptions{});
+  const tools::RunResult r = tools::run_command({"sha256sum", "--", path}, tools::RunOptions{});
   if (!r.exited(0)) return "";
   return r.output.substr(0, r.output.find(' '));
 }

@@ -6,9 +6,9 @@
 #include <map>
 #include <sstream>
 
-#include "common/subprocess.h"
-#include "common/text.h"
 #include "cpusim/launch_log.h"
+#include "tools/subprocess.h"
+#include "tools/text.h"
 
 namespace grade {
 
@@ -54,7 +54,7 @@ double product(const std::string& dims) {
   std::string d;
   for (char ch : dims + ",") {
     if (ch == ',') {
-      if (!text::trim(d).empty()) p *= std::atof(text::trim(d).c_str());
+      if (!tools::trim(d).empty()) p *= std::atof(tools::trim(d).c_str());
       d.clear();
     } else if (ch != '(' && ch != ')') {
       d += ch;
@@ -181,13 +181,13 @@ std::vector<std::string> csv_cells(const std::string& line) {
 }
 
 std::string kernel_base_name(const std::string& name) {
-  std::string n = text::trim(name);
+  std::string n = tools::trim(name);
   if (n.rfind("void ", 0) == 0) n = n.substr(5);
   int depth = 0;
   for (size_t i = 0; i < n.size(); ++i) {
     if (n[i] == '<') ++depth;
     if (n[i] == '>') --depth;
-    if (n[i] == '(' && depth == 0) return text::trim(n.substr(0, i));
+    if (n[i] == '(' && depth == 0) return tools::trim(n.substr(0, i));
   }
   return n;
 }
@@ -324,7 +324,7 @@ std::string locate_sites(RunCounts* run, const std::string& root) {
     list.erase(std::unique(list.begin(), list.end()), list.end());
     std::vector<std::string> argv{"addr2line", "-e", object, "-i", "-f", "-C", "-a"};
     argv.insert(argv.end(), list.begin(), list.end());
-    const lab::RunResult r = lab::run_command(argv);
+    const tools::RunResult r = tools::run_command(argv);
     if (!r.exited(0)) {
       why = r.spawn_failed ? "addr2line (binutils) is not installed" : "addr2line failed on " + object + ": " + r.describe();
       continue;
@@ -346,7 +346,7 @@ std::string locate_sites(RunCounts* run, const std::string& root) {
       for (const std::string& o : list) {
         if (strtoull(o.c_str(), nullptr, 16) != strtoull(address.c_str(), nullptr, 16) || found.count({object, o})) continue;
         std::string where = line.substr(0, line.find(" ("));  // " (discriminator 2)"
-        if (text::contains(where, "??") || text::contains(where, "/include/cpusim/") || where.rfind("/usr/", 0) == 0) continue;
+        if (tools::contains(where, "??") || tools::contains(where, "/include/cpusim/") || where.rfind("/usr/", 0) == 0) continue;
         if (!root.empty() && where.rfind(root + "/", 0) == 0) where = where.substr(root.size() + 1);
         found[{object, o}] = where;
       }

@@ -4,14 +4,14 @@
 #include <filesystem>
 #include <sstream>
 
-#include "common/text.h"
 #include "grading/core/isolation.h"
 #include "grading/core/machine.h"
 #include "grading/core/quoting.h"
+#include "tools/text.h"
 
 namespace grade {
 
-using text::joined;
+using tools::joined;
 
 std::string object_of(const std::string& program, const LabRubric& lab) {
   std::string obj = program;
@@ -22,13 +22,13 @@ std::string object_of(const std::string& program, const LabRubric& lab) {
 
 // A compile for each core this process may use, no more, so that a small grading machine's
 // memory holds them.
-lab::RunResult run_make(const Context& ctx, const std::vector<std::string>& args, const std::vector<std::string>* own) {
+tools::RunResult run_make(const Context& ctx, const std::vector<std::string>& args, const std::vector<std::string>* own) {
   std::vector<std::string> argv = {"make", "--no-print-directory", "-s", "-j" + std::to_string(usable_cores()),
                                    "BUILD=" + ctx.build_dir};
   argv.insert(argv.end(), args.begin(), args.end());
-  lab::RunOptions options;
+  tools::RunOptions options;
   options.timeout_s = ctx.rubric->timeout_build;
-  lab::RunResult r = own ? ctx.sandbox.run(ctx.sandbox.wrap_build(argv, options.timeout_s, *own), options) : lab::run_command(argv, options);
+  tools::RunResult r = own ? ctx.sandbox.run(ctx.sandbox.wrap_build(argv, options.timeout_s, *own), options) : tools::run_command(argv, options);
   if (r.timed_out || r.signal != 0 || r.spawn_failed) r.output += "\n(make " + r.describe() + ")\n";
   return r;
 }
@@ -50,7 +50,7 @@ bool program_at(const std::string& path, const LabRubric& lab, Program* program)
 
 bool make_program(const Context& ctx, const std::string& src, const LabRubric& lab, const std::string& flavor,
                   Program* program, std::string* log, const std::vector<std::string>* own) {
-  const lab::RunResult r = run_make(ctx, {"program", "LAB=" + lab.folder, "SRC=" + src, "FLAVOR=" + flavor}, own);
+  const tools::RunResult r = run_make(ctx, {"program", "LAB=" + lab.folder, "SRC=" + src, "FLAVOR=" + flavor}, own);
   *log = r.output;
   const std::vector<std::string> paths = printed_paths(r.output, 1);
   return r.exited(0) && !paths.empty() && program_at(paths.front(), lab, program);
@@ -60,7 +60,7 @@ std::vector<std::string> make_program_parts(const Context& ctx, const std::strin
                                             const std::vector<std::string>& flavors) {
   std::string list;
   for (const std::string& f : flavors) list += (list.empty() ? "" : " ") + f;
-  const lab::RunResult r = run_make(ctx, {"program-parts", "LAB=" + lab.folder, "SRC=" + src, "PART_FLAVORS=" + list});
+  const tools::RunResult r = run_make(ctx, {"program-parts", "LAB=" + lab.folder, "SRC=" + src, "PART_FLAVORS=" + list});
   if (!r.exited(0)) {
     throw CannotGrade("the harness of lab " + lab.folder + " does not build here; make said:\n" + joined(quote_output(r.output, 15)));
   }

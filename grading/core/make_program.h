@@ -5,15 +5,15 @@
 #include <string>
 #include <vector>
 
-#include "common/subprocess.h"
 #include "grading/core/types.h"
+#include "tools/subprocess.h"
 
 namespace grade {
 
 // One make of the checkout's Makefile into the build folder, with this machine's cores; the
 // paths it prints are its last lines. A student's build runs inside the fences, OWN its folders
 // (Sandbox::wrap_build).
-lab::RunResult run_make(const Context& ctx, const std::vector<std::string>& args, const std::vector<std::string>* own = nullptr);
+tools::RunResult run_make(const Context& ctx, const std::vector<std::string>& args, const std::vector<std::string>* own = nullptr);
 
 // The object of the student's file in PROGRAM, a lab program of LAB.
 std::string object_of(const std::string& program, const LabRubric& lab);

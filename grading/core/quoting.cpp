@@ -2,13 +2,13 @@
 
 #include <sstream>
 
-#include "common/text.h"
 #include "grading/core/utf8.h"
+#include "tools/text.h"
 
 namespace grade {
 
-using text::contains;
-using text::joined;
+using tools::contains;
+using tools::joined;
 
 std::vector<std::string> quote_output(const std::string& text, size_t max_lines) {
   std::vector<std::string> lines;

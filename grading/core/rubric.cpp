@@ -5,7 +5,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "common/text.h"
+#include "tools/text.h"
 
 namespace grade {
 
@@ -156,7 +156,7 @@ std::string read_lab_setting(const std::string& key, const std::string& value, L
 std::string read_setting(const std::string& line, Rubric* rubric, LabRubric* lab) {
   const size_t eq = line.find('=');
   if (eq == std::string::npos) return "expected 'key = value'";
-  const std::string key = text::trim(line.substr(0, eq)), value = text::trim(line.substr(eq + 1));
+  const std::string key = tools::trim(line.substr(0, eq)), value = tools::trim(line.substr(eq + 1));
   return lab == nullptr ? read_class_setting(key, value, rubric) : read_lab_setting(key, value, lab);
 }
 
@@ -235,7 +235,7 @@ bool read_rubric(const std::string& path, const std::vector<lab::LabEntry>& labs
   std::string what;
   for (std::string line; what.empty() && std::getline(in, line);) {
     ++number;
-    line = text::trim(line.substr(0, line.find('#')));
+    line = tools::trim(line.substr(0, line.find('#')));
     if (line.empty()) continue;
     what = line.front() == '[' ? read_section(line, labs, rubric, &current) : read_setting(line, rubric, current);
   }

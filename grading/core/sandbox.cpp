@@ -6,8 +6,8 @@
 #include <cmath>
 #include <filesystem>
 
-#include "common/subprocess.h"
 #include "grading/core/cannot_grade.h"
+#include "tools/subprocess.h"
 
 namespace grade {
 
@@ -157,10 +157,10 @@ std::vector<std::string> Sandbox::wrap_build(const std::vector<std::string>& arg
   return fenced(*this, argv, timeout_s, kBuildMemoryLimitMiB, own, hidden);
 }
 
-lab::RunResult Sandbox::run(const std::vector<std::string>& command, const lab::RunOptions& options) const {
+tools::RunResult Sandbox::run(const std::vector<std::string>& command, const tools::RunOptions& options) const {
   const std::string up = std::string(kFencesUp) + "\n";
   for (int attempt = 1;; ++attempt) {
-    lab::RunResult r = lab::run_command(command, options);
+    tools::RunResult r = tools::run_command(command, options);
     if (!namespaces || r.spawn_failed || r.timed_out) return r;
     if (r.output.rfind(up, 0) == 0) {
       r.output.erase(0, up.size());
@@ -190,17 +190,17 @@ Sandbox probe_sandbox(const std::string& checkout, const std::string& build_dir,
   s.build_dir = build_dir;
   s.work_dir = work_dir;
   s.fence = fence_program(checkout);
-  s.limits = lab::run_command({"prlimit", "--nofile=64", "--", "true"}).exited(0);
+  s.limits = tools::run_command({"prlimit", "--nofile=64", "--", "true"}).exited(0);
   const bool root = geteuid() == 0;
   s.as_student = root && strict;
   if (s.as_student) s.student = StudentUid::take();
   s.namespaces = strict;
-  s.namespaces = strict && lab::run_command(s.wrap({"true"}, 10, false)).exited(0);
+  s.namespaces = strict && tools::run_command(s.wrap({"true"}, 10, false)).exited(0);
   // No setpriv: student code runs as root, and the report says so.
-  s.as_student = s.as_student && lab::run_command(s.wrap({"true"}, 10, false)).exited(0);
+  s.as_student = s.as_student && tools::run_command(s.wrap({"true"}, 10, false)).exited(0);
   if (!s.as_student) s.student.reset();
   s.as_root = root && !s.as_student;
-  if (s.as_student && !lab::run_command(s.wrap({"test", "-r", checkout + "/Makefile", "-a", "-x", build_dir}, 10, false)).exited(0)) {
+  if (s.as_student && !tools::run_command(s.wrap({"test", "-r", checkout + "/Makefile", "-a", "-x", build_dir}, 10, false)).exited(0)) {
     throw CannotGrade("user " + std::to_string(s.student->uid()) + ", which runs student code for a grader that is root, cannot read " +
                       checkout + " and " + build_dir + ": grade from a checkout every user may read, or as a user other than root");
   }

@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "common/subprocess.h"
 #include "grading/core/student_uid.h"
+#include "tools/subprocess.h"
 
 namespace grade {
 
@@ -81,7 +81,7 @@ struct Sandbox {
   // throws CannotGrade: the grader's failure, never a verdict on the student's code. The fences
   // say they are up in the first line of the output, before the command starts, so no student
   // program can fake their failure; that line is taken out of the output.
-  lab::RunResult run(const std::vector<std::string>& command, const lab::RunOptions& options = {}) const;
+  tools::RunResult run(const std::vector<std::string>& command, const tools::RunOptions& options = {}) const;
 
   // Makes a folder the grader just made (a working folder, a folder of cases, the folder of a
   // student's object) the student's to write in, with what is in it already; what the grader

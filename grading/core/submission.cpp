@@ -12,8 +12,8 @@
 #include <regex>
 #include <sstream>
 
-#include "common/subprocess.h"
 #include "grading/core/isolation.h"
+#include "tools/subprocess.h"
 
 namespace grade {
 
@@ -129,9 +129,9 @@ std::string copy_by_content(const std::string& file, const std::string& dir, con
 }
 
 std::set<std::string> cxx_library_exports() {
-  lab::RunResult where = lab::run_command({"g++", "-print-file-name=libstdc++.so"});
+  tools::RunResult where = tools::run_command({"g++", "-print-file-name=libstdc++.so"});
   std::string library = where.output.substr(0, where.output.find('\n'));
-  const lab::RunResult r = lab::run_command({"nm", "-D", "--defined-only", "-P", library});
+  const tools::RunResult r = tools::run_command({"nm", "-D", "--defined-only", "-P", library});
   std::set<std::string> names;
   std::istringstream lines(r.exited(0) ? r.output : "");
   // "name@@GLIBCXX_3.4.18 T ...": the name without its version.
@@ -141,7 +141,7 @@ std::set<std::string> cxx_library_exports() {
 
 std::vector<std::string> system_include_roots() {
   std::vector<std::string> roots;
-  const lab::RunResult r = lab::run_command({"g++", "-x", "c++", "-E", "-v", "-"});
+  const tools::RunResult r = tools::run_command({"g++", "-x", "c++", "-E", "-v", "-"});
   std::istringstream lines(r.output);
   bool in_list = false;
   for (std::string line; std::getline(lines, line);) {
@@ -150,7 +150,7 @@ std::vector<std::string> system_include_roots() {
     else if (in_list && line.size() > 1 && line[0] == ' ') roots.push_back(resolved(line.substr(1)));
   }
   // The toolkit's headers, where nvcc finds them: beside the nvcc in PATH, or CUDA's usual home.
-  const lab::RunResult nvcc = lab::run_command({"sh", "-c", "command -v nvcc"});
+  const tools::RunResult nvcc = tools::run_command({"sh", "-c", "command -v nvcc"});
   std::string nvcc_path = nvcc.exited(0) ? nvcc.output.substr(0, nvcc.output.find('\n')) : "";
   if (nvcc_path.empty() && fs::exists("/usr/local/cuda/bin/nvcc")) nvcc_path = "/usr/local/cuda/bin/nvcc";
   if (!nvcc_path.empty()) roots.push_back(fs::path(resolved(nvcc_path)).parent_path().parent_path().string());

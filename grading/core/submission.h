@@ -1,9 +1,9 @@
 // A student's lab file, taken in for building: the grader builds a private copy of the one
 // file, never the folder it was handed in, and checks afterwards that the build read nothing
-// else of the checkout. A build of the copy sees only the lab's public headers (the Makefile's
-// build/public), so `#include "solutions/..."` does not resolve; a path that climbs out of the
-// copy's folder, an absolute one, or one hidden behind a macro does, and the compiler's own
-// list of what it read (its -MD file) shows it.
+// else of the checkout. A build of the copy sees only the lab's public headers (the checkout's
+// folder public/, the Makefile's PUBLIC), so `#include "solutions/..."` does not resolve; a path
+// that climbs out of the copy's folder, an absolute one, or one hidden behind a macro does, and
+// the compiler's own list of what it read (its -MD file) shows it.
 #pragma once
 
 #include <set>

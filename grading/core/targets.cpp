@@ -7,12 +7,12 @@
 #include <sstream>
 
 #include "common/protocol.h"
-#include "common/subprocess.h"
+#include "tools/subprocess.h"
 #include "grading/core/case_runs.h"
 #include "grading/core/isolation.h"
 #include "grading/core/make_program.h"
 #include "grading/core/quoting.h"
-#include "common/text.h"
+#include "tools/text.h"
 #include "grading/core/report.h"
 
 namespace grade {
@@ -45,10 +45,10 @@ std::string today() {
 
 // The commit of the solutions measured; "-dirty" when solutions/ differs from it.
 std::string solutions_commit() {
-  const lab::RunResult head = lab::run_command({"git", "rev-parse", "--short", "HEAD"});
+  const tools::RunResult head = tools::run_command({"git", "rev-parse", "--short", "HEAD"});
   if (!head.exited(0)) return "unknown";
   std::string commit = head.output.substr(0, head.output.find('\n'));
-  const lab::RunResult changed = lab::run_command({"git", "status", "--porcelain", "--", "solutions"});
+  const tools::RunResult changed = tools::run_command({"git", "status", "--porcelain", "--", "solutions"});
   return changed.exited(0) && changed.output.empty() ? commit : commit + "-dirty";
 }
 
@@ -64,13 +64,13 @@ bool load_targets(const std::string& path, std::vector<lab::Target>* targets, st
 
 Program build_ceilings(const Context& ctx) {
   const std::string target = ctx.build_dir + "/gpu/bin/ceilings";
-  const lab::RunResult r = run_make(ctx, {target});
+  const tools::RunResult r = run_make(ctx, {target});
   Program p;
   p.path = std::filesystem::absolute(target).string();
   p.fingerprint = r.exited(0) ? fingerprint(p.path) : "";
   if (p.fingerprint.empty()) {
     throw CannotGrade("the ceilings' program (cuBLAS and a copy: the performance targets without solutions) does not build "
-                      "here; make said:\n" + text::joined(quote_output(r.output, 15)));
+                      "here; make said:\n" + tools::joined(quote_output(r.output, 15)));
   }
   // Code of this checkout, like a solution: it runs alone, and nothing is hidden from it.
   p.solution = true;
@@ -88,7 +88,7 @@ Ceiling measure_ceiling(const Context& ctx, const Program& ceilings, const lab::
   // other parts of the same run, and lab 02's recorded share with it.
   RunControl alone;
   alone.gpu = GpuUse::alone;
-  const lab::RunResult r = run_program(ctx, ceilings, {"--ceiling-of", what}, {}, {}, 0, alone);
+  const tools::RunResult r = run_program(ctx, ceilings, {"--ceiling-of", what}, {}, {}, 0, alone);
   const lab::ResultFields f = lab::parse_fields(r.output);
   c.name = f.count("ceiling") ? f.at("ceiling") : "the ceiling";
   if (!r.exited(0) || f.count("ceiling_ms") == 0) {
@@ -111,7 +111,7 @@ std::optional<lab::Target> target_for(const Context& ctx, const LabRubric& lab, 
   for (const lab::Target& t : ctx.targets) {
     if (t.part != lab.step.id) continue;
     if (t.shape == shape && (least == nullptr || t.share < least->share)) least = &t;
-    if (!text::contains(others, t.gpu + " at " + t.shape)) others += (others.empty() ? "" : ", ") + t.gpu + " at " + t.shape;
+    if (!tools::contains(others, t.gpu + " at " + t.shape)) others += (others.empty() ? "" : ", ") + t.gpu + " at " + t.shape;
   }
   if (least != nullptr) {
     *fallback = true;

@@ -6,7 +6,7 @@
 #include <sstream>
 
 #include "common/exit_codes.h"
-#include "common/subprocess.h"
+#include "tools/subprocess.h"
 #include "grading/course/class/archive.h"
 #include "grading/course/class/prepare.h"
 #include "grading/core/report.h"
@@ -68,9 +68,9 @@ void autograde(const AutogradeOptions& o, const std::vector<lab::LabEntry>& labs
                                       labs.front().file() + ", ...).");
     return;
   }
-  lab::RunOptions options;
+  tools::RunOptions options;
   options.timeout_s = double(o.timeout);
-  const lab::RunResult r = lab::run_command(grader_command(o, p.root, report), options);
+  const tools::RunResult r = tools::run_command(grader_command(o, p.root, report), options);
   std::fwrite(r.output.data(), 1, r.output.size(), stdout);
   std::fflush(stdout);
   std::error_code ec;

@@ -43,9 +43,9 @@
 #include <thread>
 
 #include "common/cli.h"
-#include "common/descendants.h"
+#include "tools/descendants.h"
 #include "common/exit_codes.h"
-#include "common/subprocess.h"
+#include "tools/subprocess.h"
 #include "grading/core/machine.h"
 #include "grading/course/class/download.h"
 #include "grading/course/class/gradebook.h"
@@ -139,7 +139,7 @@ std::vector<std::string> usable_gpus(size_t listed) {
 }
 
 std::vector<std::string> gpu_names() {
-  const lab::RunResult r = lab::run_command({"nvidia-smi", "--query-gpu=name", "--format=csv,noheader"});
+  const tools::RunResult r = tools::run_command({"nvidia-smi", "--query-gpu=name", "--format=csv,noheader"});
   std::vector<std::string> names;
   std::istringstream lines(r.exited(0) ? r.output : "");
   for (std::string line; std::getline(lines, line);) {
@@ -178,15 +178,15 @@ grade::GradebookRow grade_student(const Class& c, const grade::Student& s, int w
   std::error_code ec;
   fs::remove(st.dir + "/done", ec);
   fs::create_directories(report, ec);
-  lab::RunOptions options;
+  tools::RunOptions options;
   options.timeout_s = c.rubric.timeout_student;
   options.stop_early = [] { return interrupted.load(); };
   // One GPU per worker (see main): the grader and its student programs see only that one.
   if (c.backend == "gpu") options.env = {"CUDA_VISIBLE_DEVICES=" + c.gpu_ids[worker % c.gpu_ids.size()]};
-  const lab::RunResult r = lab::run_command(grader_command(c, st.root, report, row.seed), options);
+  const tools::RunResult r = tools::run_command(grader_command(c, st.root, report, row.seed), options);
   // A grader stopped at timeout.student leaves its student programs (process groups of their
   // own) to this process: they go now, not beside the next grader's runs.
-  lab::kill_descendants();
+  tools::kill_descendants();
   grade::write_atomically(report + "/grade.log", r.output);
   if (interrupted) return row.status = "not graded: interrupted (run again to go on)", row;
   if (grade::read_results(report + "/results.json", st.root, c.labs, &row) && r.exited(0)) {
@@ -570,7 +570,7 @@ void write_outputs(const Class& c, std::vector<grade::GradebookRow>& rows, const
 int main(int argc, char** argv) {
   using namespace class_grading;
   const auto start = std::chrono::steady_clock::now();
-  lab::adopt_orphans();
+  tools::adopt_orphans();
   for (const char* name : {"MAKEFLAGS", "MFLAGS", "MAKELEVEL", "SEED"}) unsetenv(name);
   Options o = parse_options(argc, argv);
   import_download(&o);
@@ -608,7 +608,7 @@ int main(int argc, char** argv) {
     // the class must stop as if interrupted, its finished students kept.
     prctl(PR_SET_PDEATHSIG, SIGTERM);
     rows = grade_class(c, graded, workers);
-    lab::kill_descendants();
+    tools::kill_descendants();
   }
   if (task) {
     // A task's rows are the merge job's to write, with every other task's.

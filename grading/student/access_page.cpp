@@ -8,7 +8,7 @@
 #include <set>
 #include <tuple>
 
-#include "common/text.h"
+#include "tools/text.h"
 
 namespace grade {
 
@@ -99,7 +99,7 @@ constexpr int kLaneWidth = 24, kLeft = 70, kLaneTop = 24, kTargetTop = 140, kBox
 
 std::string svg_text(int x, int y, const std::string& text, const char* anchor = "start") {
   return "<text x=\"" + std::to_string(x) + "\" y=\"" + std::to_string(y) + "\" text-anchor=\"" + anchor + "\">" +
-         text::xml_escape(text) + "</text>";
+         tools::xml_escape(text) + "</text>";
 }
 
 std::string lane_row(const std::vector<LaneAccess>& sample) {
@@ -239,7 +239,7 @@ std::string pattern_drawing(const LineUse& u, const Pattern& p) {
          std::to_string(kTargetTop + 2 * kBoxHeight + 34) + "\" role=\"img\">" + body + "</svg>\n<p class=\"caption\">" +
          (u.patterns.size() > 1 ? "One of the line's " + std::to_string(u.patterns.size()) + " accesses, " + per_request(u.space, p.traffic) + ": " : "") +
          (u.patterns.size() > 1 ? "one" : "One") + std::string(" warp's request (the first warp of the first block, as the model ran it): ") +
-         text::xml_escape(caption) + ".</p>\n";
+         tools::xml_escape(caption) + ".</p>\n";
 }
 
 std::string drawing(const LineUse& u, const std::string& code, bool measured, const std::string& id_prefix) {
@@ -248,8 +248,8 @@ std::string drawing(const LineUse& u, const std::string& code, bool measured, co
   std::string html = "<section class=\"use " + std::string(grade_class(times_ideal(u))) + "\" id=\"" + id_prefix + "use-" + std::to_string(u.line) + "-" +
                      u.space + "-" + u.kind + "\" data-line=\"" + std::to_string(u.line) + "\" data-space=\"" + u.space + "\" data-kind=\"" +
                      u.kind + "\">\n<h3>" + (id_prefix.empty() ? "<a href=\"#L" + std::to_string(u.line) + "\">line " + std::to_string(u.line) + "</a>" : "line " + std::to_string(u.line)) + ": " + u.space +
-                     " " + u.kind + ", " + text::xml_escape(per) + ", " + number(times_ideal(u)) + "&times; the ideal <span class=\"source\">" +
-                     (measured && u.measured ? (u.patterns.empty() ? "measured" : "figures measured, lanes modelled") : "modelled") + "</span></h3>\n<pre>" + text::xml_escape(code) + "</pre>\n";
+                     " " + u.kind + ", " + tools::xml_escape(per) + ", " + number(times_ideal(u)) + "&times; the ideal <span class=\"source\">" +
+                     (measured && u.measured ? (u.patterns.empty() ? "measured" : "figures measured, lanes modelled") : "modelled") + "</span></h3>\n<pre>" + tools::xml_escape(code) + "</pre>\n";
   if (u.patterns.empty()) return html + "<p>No lanes to draw: the model did not run this line.</p>\n</section>\n";
   for (const Pattern& p : u.patterns) html += pattern_drawing(u, p);
   return html + "</section>\n";
@@ -276,7 +276,7 @@ const char kStyle[] =
     "tr:target{background:#fffde7}.caption{color:#333;font-size:.9em}";
 
 std::string source_listing(const std::string& file, const std::vector<std::string>& code, const std::map<int, std::vector<const LineUse*>>& uses) {
-  std::string html = "<h2>" + text::xml_escape(file) + "</h2>\n<table class=\"code\">\n";
+  std::string html = "<h2>" + tools::xml_escape(file) + "</h2>\n<table class=\"code\">\n";
   for (size_t i = 0; i < code.size(); ++i) {
     const int n = int(i + 1);
     auto it = uses.find(n);
@@ -291,7 +291,7 @@ std::string source_listing(const std::string& file, const std::vector<std::strin
       cls = std::string(" class=\"") + grade_class(worst) + "\"";
     }
     html += "<tr id=\"L" + std::to_string(n) + "\"" + cls + "><td class=\"m\"></td><td class=\"n\">" + std::to_string(n) + "</td><td>" +
-            text::xml_escape(code[i]) + "</td><td>" + mark + "</td></tr>\n";
+            tools::xml_escape(code[i]) + "</td><td>" + mark + "</td></tr>\n";
   }
   return html + "</table>\n";
 }
@@ -333,11 +333,11 @@ class Lines {
 
 std::string access_page_html(const AccessPage& page) {
   const bool measured = !page.measured_by.empty();
-  std::string html = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>make profile: " + text::xml_escape(page.title) +
-                     "</title><style>" + kStyle + "</style></head><body>\n<h1>Memory access per line: " + text::xml_escape(page.title) + "</h1>\n<p>";
-  html += measured ? "Sectors and wavefronts per request of each line: <b>measured</b> by " + text::xml_escape(page.measured_by) +
+  std::string html = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>make profile: " + tools::xml_escape(page.title) +
+                     "</title><style>" + kStyle + "</style></head><body>\n<h1>Memory access per line: " + tools::xml_escape(page.title) + "</h1>\n<p>";
+  html += measured ? "Sectors and wavefronts per request of each line: <b>measured</b> by " + tools::xml_escape(page.measured_by) +
                          " (its source counters). The lanes: <b>modelled</b> by the CPU backend's memory model" +
-                         (page.model_problem.empty() ? "" : " at " + text::xml_escape(page.model_problem)) + "; a GPU does not say which lane went where."
+                         (page.model_problem.empty() ? "" : " at " + tools::xml_escape(page.model_problem)) + "; a GPU does not say which lane went where."
                    : std::string("Every figure here is <b>modelled</b> by the CPU backend's memory model of an H100's L1 (cpusim/memory-model.md), not measured.");
   html += "</p>\n<p>Each line that reads or writes memory, the furthest from the ideal first: green within 1.25&times; of it, amber within "
           "2&times;, red beyond. For global memory the ideal is the fewest 32-byte sectors that hold the bytes the warp asks for; for shared "

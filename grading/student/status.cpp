@@ -19,9 +19,9 @@
 #include "common/cli.h"
 #include "common/exit_codes.h"
 #include "common/labs.h"
-#include "common/subprocess.h"
 #include "grading/core/progress.h"
 #include "grading/core/skeletons.h"
+#include "tools/subprocess.h"
 
 namespace {
 

@@ -11,7 +11,7 @@
 #include "common/compare.h"
 #include "common/fill.h"
 #include "common/reference.h"
-#include "common/text.h"
+#include "tools/text.h"
 
 namespace {
 
@@ -155,7 +155,7 @@ TEST_CASE("a single wrong element fails, and is reported with its coordinates") 
   REQUIRE(r.first.size() == 1);
   CHECK(r.first[0].row == 20);
   CHECK(r.first[0].col == 30);
-  CHECK(text::contains(lab::format_report(r), "at (20, 30)"));
+  CHECK(tools::contains(lab::format_report(r), "at (20, 30)"));
 }
 
 TEST_CASE("unwritten elements fail and are named as such") {
@@ -165,7 +165,7 @@ TEST_CASE("unwritten elements fail and are named as such") {
     lab::fill_poison(C.data(), C.size());
     const lab::CheckReport r = p.check(C);
     CHECK(r.unwritten == r.checked);
-    CHECK(text::contains(r.hint, "nothing was written"));
+    CHECK(tools::contains(r.hint, "nothing was written"));
   }
   SUBCASE("the last rows and columns not written (grid too small)") {
     for (int i = 0; i < p.M; ++i) {
@@ -175,7 +175,7 @@ TEST_CASE("unwritten elements fail and are named as such") {
     }
     const lab::CheckReport r = p.check(C);
     CHECK_FALSE(r.pass());
-    CHECK(text::contains(r.hint, "ceil_div"));
+    CHECK(tools::contains(r.hint, "ceil_div"));
   }
   SUBCASE("a grid of the other sizes, rounded up: the launch counts x along the rows, the kernel along the columns") {
     // The solution's blocks of 32 x 8, launched as grid(ceil_div(M, 32), ceil_div(N, 8)) on a
@@ -186,14 +186,14 @@ TEST_CASE("unwritten elements fail and are named as such") {
     for (int i = 24; i < q.M; ++i) lab::fill_poison(&D[size_t(i) * q.N], size_t(q.N));
     const lab::CheckReport r = q.check(D);
     CHECK_FALSE(r.pass());
-    CHECK(text::contains(r.hint, "only the top-left 24 x 20 corner of the 300 x 20 output was written"));
-    CHECK_FALSE(text::contains(r.hint, "ceil_div"));
+    CHECK(tools::contains(r.hint, "only the top-left 24 x 20 corner of the 300 x 20 output was written"));
+    CHECK_FALSE(tools::contains(r.hint, "ceil_div"));
   }
   SUBCASE("one element not written") {
     lab::fill_poison(&C[5], 1);
     const lab::CheckReport r = p.check(C);
     CHECK(r.unwritten == 1);
-    CHECK(text::contains(r.hint, "never written"));
+    CHECK(tools::contains(r.hint, "never written"));
   }
 }
 
@@ -203,12 +203,12 @@ TEST_CASE("a product scaled by a constant is named as such, and at most 3 mismat
   for (float& x : C) x *= 2;
   const lab::CheckReport r = p.check(C);
   CHECK_FALSE(r.pass());
-  CHECK(text::contains(r.hint, "every element is 2 times the expected value"));
+  CHECK(tools::contains(r.hint, "every element is 2 times the expected value"));
   CHECK(r.first.size() == 3);
   // One wrong element is not a constant factor.
   std::vector<float> D = product(p.A, p.B, p.M, p.N, p.K, fp32_orders()[0].second);
   D[7] *= 2;
-  CHECK_FALSE(text::contains(p.check(D).hint, "times the expected value"));
+  CHECK_FALSE(tools::contains(p.check(D).hint, "times the expected value"));
 }
 
 TEST_CASE("a transposed product fails with a hint") {
@@ -220,7 +220,7 @@ TEST_CASE("a transposed product fails with a hint") {
   }
   const lab::CheckReport r = p.check(T);
   CHECK_FALSE(r.pass());
-  CHECK(text::contains(r.hint, "transpose"));
+  CHECK(tools::contains(r.hint, "transpose"));
 }
 
 TEST_CASE("wrong values at the start of rows are read as stores from past the right edge (a missing column guard)") {
@@ -231,8 +231,8 @@ TEST_CASE("wrong values at the start of rows are read as stores from past the ri
     for (int j = 0; j < 11; ++j) C[size_t(r + 1) * p.N + j] = C[size_t(r) * p.N + j] + 1.0f;
   const lab::CheckReport r = p.check(C);
   CHECK_FALSE(r.pass());
-  CHECK(text::contains(r.hint, "the wrong elements are all in the first 11 columns of rows below the first"));
-  CHECK_FALSE(text::contains(r.hint, "race"));
+  CHECK(tools::contains(r.hint, "the wrong elements are all in the first 11 columns of rows below the first"));
+  CHECK_FALSE(tools::contains(r.hint, "race"));
 }
 
 TEST_CASE("wrong values only in the partial edge tiles are read as such") {
@@ -241,7 +241,7 @@ TEST_CASE("wrong values only in the partial edge tiles are read as such") {
   for (int j = 64; j < p.N; ++j) C[size_t(10) * p.N + j] += 1.0f;
   const lab::CheckReport r = p.check(C);
   CHECK_FALSE(r.pass());
-  CHECK(text::contains(r.hint, "partial"));
+  CHECK(tools::contains(r.hint, "partial"));
 }
 
 TEST_CASE("dot products: fp32 orders pass, fp16 arithmetic and a dropped term fail") {
@@ -263,12 +263,12 @@ TEST_CASE("dot products: fp32 orders pass, fp16 arithmetic and a dropped term fa
       // A dropped term: the hint is a dot product's, not a matrix's.
       const lab::CheckReport dropped = lab::check_dot(fp32_orders()[1].second(a.data(), b.data(), 1, n - 1), ref);
       CHECK_FALSE(dropped.pass());
-      CHECK(text::contains(dropped.hint, "exactly once"));
-      CHECK_FALSE(text::contains(dropped.hint, "row-major"));
+      CHECK(tools::contains(dropped.hint, "exactly once"));
+      CHECK_FALSE(tools::contains(dropped.hint, "row-major"));
     }
     const lab::CheckReport zero = lab::check_dot(0.0f, ref);
     CHECK_FALSE(zero.pass());
-    CHECK(text::contains(zero.hint, "the result is 0"));
+    CHECK(tools::contains(zero.hint, "the result is 0"));
   }
 }
 
@@ -290,7 +290,7 @@ TEST_CASE("transposes compare bit for bit") {
   SUBCASE("a copy instead of a transpose") {
     const lab::CheckReport r = lab::check_exact(in.data(), expected.data(), cols, rows, in.data());
     CHECK_FALSE(r.pass());
-    CHECK(text::contains(r.hint, "copied, not transposed"));
+    CHECK(tools::contains(r.hint, "copied, not transposed"));
   }
 }
 
@@ -304,7 +304,7 @@ TEST_CASE("an empty sum is exactly zero") {
   C[2] = 1e-30f;
   CHECK_FALSE(lab::check_matmul(C.data(), 2, 3, ref).pass());
   lab::fill_poison(C.data(), C.size());
-  CHECK(text::contains(lab::check_matmul(C.data(), 2, 3, ref).hint, "nothing was written"));
+  CHECK(tools::contains(lab::check_matmul(C.data(), 2, 3, ref).hint, "nothing was written"));
   const lab::DotReference empty = lab::dot_reference(nullptr, nullptr, 0);
   CHECK(lab::check_dot(0.0f, empty).pass());
   CHECK_FALSE(lab::check_dot(std::nanf(""), empty).pass());

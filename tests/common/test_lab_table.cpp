@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "common/labs.h"
-#include "common/subprocess.h"
 #include "tests/lab_programs.h"
+#include "tools/subprocess.h"
 
 namespace {
 
@@ -75,10 +75,10 @@ TEST_CASE("the table of labs: a row is a folder NN_stem, a problem and maybe its
 
 // The labs make reads from the table in folder DIR, each with its steps: "03_x:1d,2d".
 std::string labs_of_make(const std::string& dir) {
-  lab::RunOptions options;
+  tools::RunOptions options;
   options.cwd = dir;
   options.env = {"MAKEFLAGS=", "MAKELEVEL="};  // a make of its own, not a job of the tests' make
-  const lab::RunResult r = lab::run_command(
+  const tools::RunResult r = tools::run_command(
       {"make", "-s", "--no-print-directory", "--eval",
        "print-labs: ; @echo $(foreach l,$(LABS),$(l)$(if $(call lab_steps,$(l)),:$(subst $(space),$(comma),$(call lab_steps,$(l)))))",
        "print-labs"},
@@ -124,11 +124,11 @@ TEST_CASE("a sixth lab, added by every step labs.txt lists, passes what CI check
   fs::create_directories(copy + "/build");
   REQUIRE(lab_test::copy_checkout(copy));
   lab_test::reuse_builds(copy, true);
-  lab::RunOptions options;
+  tools::RunOptions options;
   options.cwd = copy;
   options.timeout_s = 900;
   auto run = [&](const std::vector<std::string>& argv) {
-    const lab::RunResult r = lab::run_command(argv, options);
+    const tools::RunResult r = tools::run_command(argv, options);
     if (!r.exited(0)) MESSAGE(std::string(argv.front() + " " + argv.back() + " said:\n" + r.output));
     return r;
   };
@@ -147,7 +147,7 @@ TEST_CASE("a sixth lab, added by every step labs.txt lists, passes what CI check
   // 2. Its row.
   std::ofstream(copy + "/labs.txt", std::ios::app) << "06_matmul_copy      matmul     1d\n";
   // 3. Its launchers' declarations.
-  std::ofstream(copy + "/harness/launchers.h", std::ios::app)
+  std::ofstream(copy + "/public/harness/launchers.h", std::ios::app)
       << "\n// Lab 06 (a test's): lab 01 again, twice.\nvoid matmul_copy_1d(const float* A, const float* B, float* C, int M, int N, int K);\n"
          "void matmul_copy(const float* A, const float* B, float* C, int M, int N, int K);\n";
   // 4. Its sections in the rubric: lab 01's of the tests' rubric (its shapes grade quickly), for
@@ -166,11 +166,11 @@ TEST_CASE("a sixth lab, added by every step labs.txt lists, passes what CI check
   std::ofstream(copy + "/labs/06_matmul_copy/README.zh-CN.md") << "# 实验 06：matmul_copy\n\n[English](README.md)\n\n运行：`make run LAB=06`。\n";
   std::ofstream(copy + "/docs/zh-CN.txt", std::ios::app) << "labs/06_matmul_copy/README.md\n";
   // 6. The skeleton, made from the solution.
-  const lab::RunResult skeletons = run({"make", "-s", "skeletons"});
+  const tools::RunResult skeletons = run({"make", "-s", "skeletons"});
   REQUIRE(skeletons.exited(0));
   CHECK(contains(skeletons.output, "wrote labs/06_matmul_copy/matmul_copy.cu"));
   // 7. Its estimated times: a grading of its solution, which CI's checks of a lab include below.
-  const lab::RunResult graded = run({"make", "-s", "record-estimates", "LAB=06"});
+  const tools::RunResult graded = run({"make", "-s", "record-estimates", "LAB=06"});
   REQUIRE(graded.exited(0));
   CHECK(contains(lab_test::read_file(copy + "/grading/estimates.txt"), "06_matmul_copy.1d\t256x256x64\tH100"));
   // 8. (make bench) needs a GPU.
@@ -184,10 +184,10 @@ TEST_CASE("a sixth lab, added by every step labs.txt lists, passes what CI check
   CHECK(contains(graded.output, "Score: 15/15"));  // performance is waived on the CPU backend
   CHECK(run({"make", "-s", "check-skeletons"}).exited(0));
   CHECK(run({"build/test/docs/test_doc_parity"}).exited(0));
-  const lab::RunResult skeleton = run({"build/host/grade", "--backend", "cpu", "--lab", "06", "--quick", "--out", copy + "/out-labs"});
+  const tools::RunResult skeleton = run({"build/host/grade", "--backend", "cpu", "--lab", "06", "--quick", "--out", copy + "/out-labs"});
   CHECK(contains(skeleton.output, "not started"));
   CHECK(contains(skeleton.output, "Score: 0/"));
-  const lab::RunResult ran = run({"make", "-s", "run", "LAB=06", "SRC=solutions", "BACKEND=cpu", "ARGS=--m 20 --n 30 --k 5 --no-time"});
+  const tools::RunResult ran = run({"make", "-s", "run", "LAB=06", "SRC=solutions", "BACKEND=cpu", "ARGS=--m 20 --n 30 --k 5 --no-time"});
   CHECK(ran.exited(0));
   CHECK(contains(ran.output, "lab 06 matmul_copy_1d (step 1 of 2)"));
   CHECK(contains(ran.output, "lab 06 matmul_copy (step 2 of 2)"));
@@ -212,7 +212,7 @@ TEST_CASE("a lab program refuses a case of another problem than its launcher's (
   const std::string dir = "build/test/wrong-problem";
   fs::create_directories(dir);
   std::ofstream(dir + "/cases.txt") << "0 check dot 100 0 0 1 0 0 poison\n";
-  const lab::RunResult r = lab::run_command({lab_test::program("cpu", lab_test::kSolutions, "01_matmul_naive"), "--serve", dir});
+  const tools::RunResult r = tools::run_command({lab_test::program("cpu", lab_test::kSolutions, "01_matmul_naive"), "--serve", dir});
   CAPTURE(r.output);
   CHECK(r.exited(2));
   CHECK(contains(r.output, "case 0 is a dot, but this lab's launcher computes a matmul"));

@@ -143,12 +143,12 @@ TEST_CASE("a lab program's timed calls are checked one by one" * doctest::skip(l
   for (const auto& [program, honest] : programs) {
     CAPTURE(program);
     const std::string dir = "build/test/rep_check_serve";
-    lab::run_command({"sh", "-c", "rm -rf \"$0\" && mkdir -p \"$0\"", dir});
+    tools::run_command({"sh", "-c", "rm -rf \"$0\" && mkdir -p \"$0\"", dir});
     for (size_t j = 0; j < inputs.size(); ++j) {
       REQUIRE(lab::write_floats(dir + "/0.in" + std::to_string(j), inputs[j].data(), inputs[j].size()));
     }
     std::ofstream(dir + "/cases.txt") << lab::format_case_line(c) << "\n";
-    const lab::RunResult r = lab_test::run(program, {"--serve", dir});
+    const tools::RunResult r = lab_test::run(program, {"--serve", dir});
     CAPTURE(r.output);
     REQUIRE(r.exited(0));
     std::ifstream in(dir + "/0.result");

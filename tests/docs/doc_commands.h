@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "common/text.h"
+#include "tools/text.h"
 
 namespace doc_test {
 
@@ -65,10 +65,10 @@ inline std::vector<DocCommand> doc_commands(std::vector<std::string>* untagged, 
     for (std::string line; std::getline(in, line);) {
       ++n;
       const std::string where = doc + ":" + std::to_string(n);
-      const std::string body = text::trim(line);  // a block inside a list item is indented
+      const std::string body = tools::trim(line);  // a block inside a list item is indented
       if (body.rfind("```", 0) == 0) {
         in_block = !in_block;
-        tag = in_block ? text::trim(body.substr(3)) : "";
+        tag = in_block ? tools::trim(body.substr(3)) : "";
         continue;
       }
       if (!in_block) continue;

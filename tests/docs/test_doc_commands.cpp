@@ -24,10 +24,10 @@
 #include <string>
 #include <vector>
 
-#include "common/subprocess.h"
-#include "common/text.h"
 #include "tests/docs/doc_commands.h"
 #include "tests/lab_programs.h"
+#include "tools/subprocess.h"
+#include "tools/text.h"
 
 namespace {
 
@@ -39,7 +39,7 @@ using doc_test::doc_commands;
 // or grades (SRC= a wrong submission, as the instructor's guide shows).
 bool may_end_wrong(const std::string& line) {
   const bool builds_student_labs =
-      line.find("make ") != std::string::npos && !text::contains(line, "SRC=") && !text::contains(line, "VARIANT=");
+      line.find("make ") != std::string::npos && !tools::contains(line, "SRC=") && !tools::contains(line, "VARIANT=");
   static const std::regex grades(R"(\bmake (grade|check)( |$))");
   return builds_student_labs || std::regex_search(line, grades);
 }
@@ -53,7 +53,7 @@ bool ends_in_a_verdict(const std::string& output) {
 
 bool needs_nvcc(const std::string& line) { return line.rfind("nvcc ", 0) == 0; }
 
-bool have_nvcc() { return lab::run_command({"sh", "-c", "command -v nvcc"}).exited(0); }
+bool have_nvcc() { return tools::run_command({"sh", "-c", "command -v nvcc"}).exited(0); }
 
 // Runs the commands that PICK selects in a copy of the checkout (its files, and its builds so
 // that nothing is built twice), one after another as a reader would, and checks each.
@@ -65,13 +65,13 @@ void run_doc_commands(Pick pick) {
   fs::remove_all(copy);
   fs::create_directories(copy + "/build");
   REQUIRE(lab_test::copy_checkout(copy));
-  for (const char* made : {"host", "public", "cpusim", "cpu", "skeletons", "lists.mk"}) {
+  for (const char* made : {"host", "cpusim", "cpu", "skeletons", "lists.mk"}) {
     if (fs::exists(std::string("build/") + made)) {
-      REQUIRE(lab::run_command({"cp", "-a", std::string("build/") + made, copy + "/build/"}).exited(0));
+      REQUIRE(tools::run_command({"cp", "-a", std::string("build/") + made, copy + "/build/"}).exited(0));
     }
   }
   lab_test::reuse_builds(copy);  // and the grader's, warm (make grade there builds only a student's file)
-  lab::RunOptions options;
+  tools::RunOptions options;
   options.cwd = copy;
   options.env = {"MAKEFLAGS=", "MAKELEVEL=",  // a reader's make, not a job of the tests' make
                  "RUBRIC=tests/fixtures/rubric-fast.txt"};
@@ -79,10 +79,10 @@ void run_doc_commands(Pick pick) {
   std::set<std::string> done;
   int ran = 0;
   for (const DocCommand& c : all) {
-    const std::string command = text::trim(c.line.substr(0, c.line.find(" #")));
+    const std::string command = tools::trim(c.line.substr(0, c.line.find(" #")));
     if (!pick(command) || command == "make test" || !done.insert(command).second) continue;
     ++ran;
-    const lab::RunResult r = lab::run_command({"sh", "-c", command}, options);
+    const tools::RunResult r = tools::run_command({"sh", "-c", command}, options);
     const bool works = r.exited(0) || (may_end_wrong(command) && ends_in_a_verdict(r.output));
     INFO(c.where, ": ", command, "\n", r.output.size() > 3000 ? r.output.substr(r.output.size() - 3000) : r.output);
     CHECK_MESSAGE(works, c.where, ": `", command, "` does not work");
@@ -100,7 +100,7 @@ TEST_SUITE("docs") {
 TEST_CASE("every block of commands in the documents is tagged, so that this test sees it") {
   std::vector<std::string> untagged;
   const std::vector<DocCommand> commands = doc_commands(&untagged);
-  CHECK_MESSAGE(untagged.empty(), "blocks showing commands without an sh or console tag:\n", text::joined(untagged));
+  CHECK_MESSAGE(untagged.empty(), "blocks showing commands without an sh or console tag:\n", tools::joined(untagged));
   CHECK(commands.size() > 40);
 }
 

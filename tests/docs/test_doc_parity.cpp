@@ -36,7 +36,7 @@
 #include <string>
 #include <vector>
 
-#include "common/text.h"
+#include "tools/text.h"
 
 namespace {
 
@@ -76,7 +76,7 @@ std::string squeeze_blanks(const std::string& s) {
       out += c;
     }
   }
-  return text::trim(out);
+  return tools::trim(out);
 }
 
 bool is_command(const std::string& span) {
@@ -157,12 +157,12 @@ DocParts parse_doc(const std::string& text, const std::string& twin_name) {
   for (size_t i = 0; i < lines.size(); ++i) {
     const int n = static_cast<int>(i) + 1;
     const std::string& line = lines[i];
-    const std::string body = text::trim(line);
+    const std::string body = tools::trim(line);
     if (body.rfind("```", 0) == 0) {
       flush();
       std::string block = line + "\n";
       size_t j = i + 1;
-      while (j < lines.size() && text::trim(lines[j]).rfind("```", 0) != 0) block += lines[j++] + "\n";
+      while (j < lines.size() && tools::trim(lines[j]).rfind("```", 0) != 0) block += lines[j++] + "\n";
       if (j < lines.size()) block += lines[j] + "\n";
       parts.code.push_back({block, n});
       i = j;
@@ -173,7 +173,7 @@ DocParts parse_doc(const std::string& text, const std::string& twin_name) {
       continue;
     }
     // The line that links to the other language is left out of everything but its link.
-    if (!twin_name.empty() && text::contains(line, "](" + twin_name + ")")) {
+    if (!twin_name.empty() && tools::contains(line, "](" + twin_name + ")")) {
       flush();
       parts.twin_links.push_back({twin_name, n});
       continue;
@@ -315,7 +315,7 @@ std::vector<std::string> listed_documents() {
   std::vector<std::string> docs;
   std::ifstream in(kList);
   for (std::string line; std::getline(in, line);) {
-    line = text::trim(line);
+    line = tools::trim(line);
     if (!line.empty() && line[0] != '#') docs.push_back(line);
   }
   return docs;
@@ -388,8 +388,8 @@ std::vector<std::string> sample_problems(const std::string& zh) {
 }
 
 void check_problems(const std::vector<std::string>& got, const std::vector<std::string>& expected) {
-  CHECK_MESSAGE(got == expected, "the check reported:\n", text::joined(got), "and should have reported:\n",
-                text::joined(expected));
+  CHECK_MESSAGE(got == expected, "the check reported:\n", tools::joined(got), "and should have reported:\n",
+                tools::joined(expected));
 }
 
 }  // namespace
@@ -397,7 +397,7 @@ void check_problems(const std::vector<std::string>& got, const std::vector<std::
 TEST_SUITE("docs") {
 
 TEST_CASE("the check of a Chinese twin passes a faithful one and names each difference of a broken one") {
-  CHECK_MESSAGE(sample_problems(kChinese).empty(), text::joined(sample_problems(kChinese)));
+  CHECK_MESSAGE(sample_problems(kChinese).empty(), tools::joined(sample_problems(kChinese)));
 
   SUBCASE("one figure") {
     const auto problems = sample_problems(replaced(kChinese, "5.72 TFLOP/s", "5.27 TFLOP/s"));
@@ -477,12 +477,12 @@ TEST_CASE("every Chinese document is the twin of a listed English one") {
       continue;
     }
     const std::string path = it->path().lexically_relative(".").string();
-    if (text::contains(name, ".zh-CN.md") && name.size() > 9 && name.substr(name.size() - 9) == ".zh-CN.md") {
+    if (tools::contains(name, ".zh-CN.md") && name.size() > 9 && name.substr(name.size() - 9) == ".zh-CN.md") {
       const std::string en = path.substr(0, path.size() - 9) + ".md";
       if (std::find(docs.begin(), docs.end(), en) == docs.end()) unlisted.push_back(path);
     }
   }
-  CHECK_MESSAGE(unlisted.empty(), "Chinese documents whose English one ", kList, " does not list:\n", text::joined(unlisted));
+  CHECK_MESSAGE(unlisted.empty(), "Chinese documents whose English one ", kList, " does not list:\n", tools::joined(unlisted));
 }
 
 TEST_CASE("each Chinese twin has its English document's headings, code blocks, commands, figures and links") {
@@ -492,7 +492,7 @@ TEST_CASE("each Chinese twin has its English document's headings, code blocks, c
     if (!fs::exists(en) || !fs::exists(zh)) continue;  // reported by the test above
     ++compared;
     const std::vector<std::string> problems = parity_problems(en, read_text(en), zh, read_text(zh));
-    CHECK_MESSAGE(problems.empty(), zh, " differs from ", en, ":\n", text::joined(problems));
+    CHECK_MESSAGE(problems.empty(), zh, " differs from ", en, ":\n", tools::joined(problems));
     const DocParts parts = parse_doc(read_text(en), fs::path(zh).filename().string());
     MESSAGE(en, ": ", parts.headings.size(), " headings, ", parts.code.size(), " code blocks, ", parts.commands.size(),
             " commands, ", parts.figures.size(), " figures, ", parts.links.size(), " links compared");

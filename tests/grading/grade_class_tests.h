@@ -16,7 +16,7 @@
 #include <nlohmann/json.hpp>
 #endif
 
-#include "common/subprocess.h"
+#include "tools/subprocess.h"
 
 namespace lab_test {
 
@@ -64,13 +64,13 @@ inline std::string make_zip(const std::vector<std::pair<std::string, std::string
 
 // Runs a course tool (make, a platform's autograder) with ENV added, in CWD ("" for here), for
 // as long as a grading of a lab may take.
-inline lab::RunResult run_tool(const std::vector<std::string>& argv, const std::vector<std::string>& env = {},
-                               const std::string& cwd = "") {
-  lab::RunOptions options;
+inline tools::RunResult run_tool(const std::vector<std::string>& argv, const std::vector<std::string>& env = {},
+                                 const std::string& cwd = "") {
+  tools::RunOptions options;
   options.timeout_s = 600;
   options.env = env;
   options.cwd = cwd;
-  return lab::run_command(argv, options);
+  return tools::run_command(argv, options);
 }
 
 #ifndef GRADE_CLASS_MISSING

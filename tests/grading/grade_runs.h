@@ -16,9 +16,9 @@
 #include <vector>
 
 #include "common/labs.h"
-#include "common/subprocess.h"
 #include "grading/core/student_uid.h"
 #include "tests/lab_programs.h"
+#include "tools/subprocess.h"
 
 namespace grade_test {
 
@@ -31,7 +31,7 @@ inline constexpr const char* kSharedBuild = "build/grade-tests";
 inline std::string default_out() { return std::string("build/grade-test-reports/") + program_invocation_short_name + "/out"; }
 
 struct Graded {
-  lab::RunResult run;
+  tools::RunResult run;
   std::string results_json;
 };
 
@@ -51,11 +51,11 @@ inline Graded run_grader(const std::vector<std::string>& args, bool fresh_build 
   std::vector<std::string> argv = {"build/host/grade", "--backend", "cpu", "--seed", "4242", "--out", out};
   if (!fresh_build) argv.insert(argv.end(), {"--build-dir", kSharedBuild});
   argv.insert(argv.end(), args.begin(), args.end());
-  lab::RunOptions options;
+  tools::RunOptions options;
   options.timeout_s = 1200;
   options.env = env;
   Graded g;
-  g.run = lab::run_command(argv, options);
+  g.run = tools::run_command(argv, options);
   g.results_json = read_file(out + "/results.json");
   return g;
 }
@@ -151,7 +151,7 @@ inline Graded grade_every_lab(const std::string& src, const std::string& score, 
 }
 
 inline bool valid_json(const std::string& path) {
-  return lab::run_command({"python3", "-c", "import json,sys; json.load(open(sys.argv[1]))", path}).exited(0);
+  return tools::run_command({"python3", "-c", "import json,sys; json.load(open(sys.argv[1]))", path}).exited(0);
 }
 
 }  // namespace grade_test

@@ -14,32 +14,32 @@
 #include <string>
 #include <vector>
 
-#include "common/subprocess.h"
 #include "grading/student/access_page.h"
 #include "tests/lab_programs.h"
+#include "tools/subprocess.h"
 
 namespace {
 
 namespace fs = std::filesystem;
 using lab_test::contains;
 
-bool have_chromium() { return lab::run_command({"sh", "-c", "command -v chromium"}).exited(0); }
+bool have_chromium() { return tools::run_command({"sh", "-c", "command -v chromium"}).exited(0); }
 
 // make profile on the CPU backend with ARGS, then the page it wrote as Chromium renders it.
 std::string rendered_page(const std::vector<std::string>& make_args, const std::string& lab) {
-  lab::RunOptions options;
+  tools::RunOptions options;
   options.env = {"MAKEFLAGS=", "MAKELEVEL="};  // a make of its own, not a job of the tests' make
   options.timeout_s = 600;
   std::vector<std::string> argv = {"make", "-s", "--no-print-directory", "profile", "BACKEND=cpu"};
   argv.insert(argv.end(), make_args.begin(), make_args.end());
-  const lab::RunResult made = lab::run_command(argv, options);
+  const tools::RunResult made = tools::run_command(argv, options);
   CAPTURE(made.output);
   REQUIRE(made.exited(0));
   REQUIRE(contains(made.output, "the access page, a warp's lanes drawn per memory line: build/profile/" + lab + ".html"));
   const fs::path page = fs::temp_directory_path() / ("access-page-" + std::to_string(getpid()) + "-" + lab + ".html");
   fs::copy_file("build/profile/" + lab + ".html", page, fs::copy_options::overwrite_existing);
-  const lab::RunResult r =
-      lab::run_command({"chromium", "--headless", "--no-sandbox", "--disable-gpu", "--dump-dom", "file://" + page.string()}, options);
+  const tools::RunResult r =
+      tools::run_command({"chromium", "--headless", "--no-sandbox", "--disable-gpu", "--dump-dom", "file://" + page.string()}, options);
   fs::remove(page);
   REQUIRE(r.exited(0));
   return r.output;

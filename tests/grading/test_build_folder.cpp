@@ -9,8 +9,8 @@
 #include <fstream>
 #include <string>
 
-#include "common/text.h"
 #include "grading/core/build_folder.h"
+#include "tools/text.h"
 
 namespace {
 
@@ -37,7 +37,7 @@ TEST_CASE("the build folder is kept while its stamp holds, emptied when it chang
   fs::create_directories(other);
   std::ofstream(other + "/thesis.tex") << "years of work";
   CHECK_FALSE(grade::prepare_build_folder(other, "grader 1", &error));
-  CHECK(text::contains(error, "it is not a folder the grader made"));
+  CHECK(tools::contains(error, "it is not a folder the grader made"));
   CHECK(fs::exists(other + "/thesis.tex"));
   fs::remove_all(folder);
   fs::remove_all(other);

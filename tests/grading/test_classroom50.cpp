@@ -27,9 +27,9 @@
 #include "grading/course/classroom50/results.h"
 #endif
 
-#include "common/subprocess.h"
 #include "tests/grading/grade_class_tests.h"
 #include "tests/lab_programs.h"
+#include "tools/subprocess.h"
 
 namespace {
 
@@ -45,8 +45,8 @@ const fs::path& made() {
   static const fs::path out = [] {
     const fs::path dir = fs::absolute("build/test/classroom50");
     fs::remove_all(dir);
-    const lab::RunResult r = run_tool({"make", "--no-print-directory", "classroom50", "LAB=01", "RUBRIC=tests/fixtures/rubric-fast.txt",
-                                       "CLASSROOM50_OUT=" + (dir / "out").string()});
+    const tools::RunResult r = run_tool({"make", "--no-print-directory", "classroom50", "LAB=01", "RUBRIC=tests/fixtures/rubric-fast.txt",
+                                         "CLASSROOM50_OUT=" + (dir / "out").string()});
     INFO(r.output);
     REQUIRE(r.exited(0));
     return dir / "out" / "autograders" / "01_matmul_naive";
@@ -77,7 +77,7 @@ std::map<std::string, std::string> tarball(const std::string& path) {
 }
 
 struct Graded {
-  lab::RunResult run;
+  tools::RunResult run;
   json result;       // discarded when there is none
   std::string body;  // release-body.md
 };
@@ -177,7 +177,7 @@ TEST_CASE("make classroom50 LAB=all writes one autograder for the whole workbook
           doctest::skip(lab_test::kNoSolutions)) {
   const fs::path dir = fs::absolute("build/test/classroom50-all");
   fs::remove_all(dir);
-  const lab::RunResult r = run_tool({"make", "--no-print-directory", "classroom50", "LAB=all", "CLASSROOM50_OUT=" + dir.string()});
+  const tools::RunResult r = run_tool({"make", "--no-print-directory", "classroom50", "LAB=all", "CLASSROOM50_OUT=" + dir.string()});
   CAPTURE(r.output);
   REQUIRE(r.exited(0));
   CHECK(contains(r.output, "1 autograder(s)"));
@@ -198,16 +198,16 @@ TEST_CASE("autograder.py unpacks its workbook with every Python here, and refuse
   fs::remove_all(dir);
   fs::create_directories(dir / "evil");
   lab_test::put(dir / "evil" / "x", "x");
-  REQUIRE(lab::run_command({"tar", "-C", (dir / "evil").string(), "-czf", bad.string(), "--absolute-names", "../evil/x"}).exited(0));
+  REQUIRE(tools::run_command({"tar", "-C", (dir / "evil").string(), "-czf", bad.string(), "--absolute-names", "../evil/x"}).exited(0));
   const std::string unpack = "import sys; sys.path.insert(0, sys.argv[1]); import autograder; autograder.unpack(sys.argv[2], sys.argv[3])";
   for (const std::string python : {"python3", "/usr/bin/python3"}) {
     CAPTURE(python);
     const fs::path into = dir / ("into-" + std::to_string(python.size()));
     fs::create_directories(into);
-    lab::RunResult r = lab::run_command({python, "-c", unpack, made().string(), (made() / "workbook.tar.gz").string(), into.string()});
+    tools::RunResult r = tools::run_command({python, "-c", unpack, made().string(), (made() / "workbook.tar.gz").string(), into.string()});
     CHECK_MESSAGE(r.exited(0), r.output);
     CHECK(read_file((into / "labs.txt").string()) == read_file("labs.txt"));
-    r = lab::run_command({python, "-c", unpack, made().string(), bad.string(), (dir / "bad").string()});
+    r = tools::run_command({python, "-c", unpack, made().string(), bad.string(), (dir / "bad").string()});
     CHECK_MESSAGE(!r.exited(0), r.output);
   }
   fs::remove_all(dir);
@@ -262,7 +262,7 @@ TEST_CASE("what the grader leaves becomes Classroom 50's result: whole points; a
 TEST_CASE("make classroom50 refuses a time limit it cannot use, or a lab that is not there") {
   for (const char* setting : {"TIMEOUT=5", "TIMEOUT=soon", "LAB=99"}) {
     CAPTURE(setting);
-    const lab::RunResult r = run_tool({"make", "--no-print-directory", "classroom50", setting, "CLASSROOM50_OUT=build/test/classroom50-refused"});
+    const tools::RunResult r = run_tool({"make", "--no-print-directory", "classroom50", setting, "CLASSROOM50_OUT=build/test/classroom50-refused"});
     CHECK(r.exited(2));
     CHECK(contains(r.output, "make classroom50: "));
     CHECK_FALSE(fs::exists("build/test/classroom50-refused/autograders"));

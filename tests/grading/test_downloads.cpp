@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "common/labs.h"
-#include "common/subprocess.h"
+#include "tools/subprocess.h"
 #ifndef GRADE_CLASS_MISSING
 #include "grading/course/class/csv.h"
 #include "grading/course/class/download.h"
@@ -426,13 +426,13 @@ TEST_CASE("a folder of students, or of their archives, is no download") {
 }
 
 // grade-class on DOWNLOAD into DIR/out, lab 01 on the class rubric with a due time (10 % a day).
-lab::RunResult grade_download(const fs::path& dir, const fs::path& download) {
+tools::RunResult grade_download(const fs::path& dir, const fs::path& download) {
   put(dir / "rubric.txt", "late.per_day = 10\n" + read_file("tests/fixtures/rubric-class.txt") + "due = 2026-12-01 23:59 +01:00\n");
-  lab::RunOptions options;
+  tools::RunOptions options;
   options.timeout_s = 600;
-  return lab::run_command({"build/host/grade-class", "--submissions", download.string(), "--out", (dir / "out").string(), "--roster",
-                           (dir / "roster.csv").string(), "--lab", "01", "--rubric", (dir / "rubric.txt").string(), "--backend", "cpu",
-                           "--seed", "77", "--jobs", "2", "--build-dir", "build/grade-tests", "--no-similarity"},
+  return tools::run_command({"build/host/grade-class", "--submissions", download.string(), "--out", (dir / "out").string(), "--roster",
+                             (dir / "roster.csv").string(), "--lab", "01", "--rubric", (dir / "rubric.txt").string(), "--backend", "cpu",
+                             "--seed", "77", "--jobs", "2", "--build-dir", "build/grade-tests", "--no-similarity"},
                           options);
 }
 
@@ -458,7 +458,7 @@ TEST_CASE("make grade-class takes either download as SUBMISSIONS: roster ids, th
   put(dir / "roster.csv", "id,name\n222334,\nmissing_mo,Mo\n");
   put(dir / "export.zip", make_zip({{"assignment_77_export/submission_metadata.yml", kMetadata},
                                     {"assignment_77_export/submission_101/" + kLab01, solution}}));
-  lab::RunResult r = grade_download(dir, dir / "export.zip");
+  tools::RunResult r = grade_download(dir, dir / "export.zip");
   CAPTURE(r.output);
   REQUIRE(r.exited(0));
   CHECK(contains(r.output, "make grade-class: the Gradescope export " + (dir / "export.zip").string() + ": 4 students, 1 file, into "));

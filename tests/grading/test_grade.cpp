@@ -21,13 +21,13 @@
 #include <vector>
 
 #include "common/labs.h"
-#include "common/subprocess.h"
-#include "common/text.h"
 #include "grading/core/progress.h"
 #include "grading/core/student_uid.h"
 #include "grading/core/utf8.h"
 #include "tests/grading/grade_runs.h"
 #include "tests/lab_programs.h"
+#include "tools/subprocess.h"
+#include "tools/text.h"
 
 using namespace grade_test;
 
@@ -44,9 +44,9 @@ TEST_CASE("every solution grades full marks on build, correctness, safety and te
   CHECK(contains(g.run.output, "\nlab 03, step 3: 6/6\n"));  // the lab's build, with its last step
   // Each graded part's estimate is the one grading/estimates.txt records for the solution: that
   // file is current (make record-estimates after a solution changes).
-  CHECK_MESSAGE(text::count_of(g.run.output, "µs on an H200, as the solution's (a floor, feedback only") == 7,
+  CHECK_MESSAGE(tools::count_of(g.run.output, "µs on an H200, as the solution's (a floor, feedback only") == 7,
                 "grading/estimates.txt is not the solutions' (make record-estimates writes it)");
-  if (lab::run_command({"sh", "-c", "command -v python3"}).exited(0)) CHECK(valid_json(default_out() + "/results.json"));
+  if (tools::run_command({"sh", "-c", "command -v python3"}).exited(0)) CHECK(valid_json(default_out() + "/results.json"));
 }
 
 // On the CPU backend it shows the technique check's estimate of the time (no points), beside the
@@ -157,7 +157,7 @@ TEST_CASE("every skeleton grades 0, without a crash; one as handed out is not st
   // verdicts, printed in the same order (on the fast rubric: a skeleton fails any shape).
   const std::string touched = "build/test/skeletons-touched";
   fs::remove_all(touched);
-  REQUIRE(lab::run_command({"cp", "-r", "build/skeletons", touched}).exited(0));
+  REQUIRE(tools::run_command({"cp", "-r", "build/skeletons", touched}).exited(0));
   for (const lab::LabEntry& e : lab::labs()) std::ofstream(touched + "/" + e.folder + "/" + e.file(), std::ios::app) << "\n";
   const Graded g = grade_every_lab(touched, "Score: 0/54", "0/", 3, "tests/fixtures/rubric-fast.txt");
   CAPTURE(g.run.output);
@@ -166,7 +166,7 @@ TEST_CASE("every skeleton grades 0, without a crash; one as handed out is not st
   // A skeleton writes nothing: that is what it is told, not a race. It compiles, and its
   // build's point waits for a shape computed correctly.
   CHECK_FALSE(contains(g.run.output, "differs between two runs"));
-  CHECK(text::count_of(g.run.output, "it compiles; its points count once a shape is computed correctly") == 5);
+  CHECK(tools::count_of(g.run.output, "it compiles; its points count once a shape is computed correctly") == 5);
   CHECK(contains(g.run.output, "nothing was written"));
 }
 
@@ -274,7 +274,7 @@ TEST_CASE("the grid limit: a launcher must cap the grid at 65535 blocks along y,
     CAPTURE(check);
     CHECK(contains(check_line(g.run.output, check), ": SKIP (0.0s)"));
   }
-  CHECK(text::count_of(g.run.output, "off: the rubric gives it no points") == 3);
+  CHECK(tools::count_of(g.run.output, "off: the rubric gives it no points") == 3);
 }
 
 TEST_CASE("the seed never reaches student code, though `make grade SEED=N` exports it" * doctest::skip(lab_test::kNoCpuSolutions)) {

@@ -21,9 +21,9 @@
 #include <string>
 #include <vector>
 
-#include "common/subprocess.h"
 #include "grading/course/class/csv.h"
 #include "grading/course/class/time_left.h"
+#include "tools/subprocess.h"
 #ifndef GRADE_CLASS_MISSING
 #include "grading/course/class/archive.h"
 #endif
@@ -83,7 +83,7 @@ std::string make_tar(const std::vector<TarEntry>& entries) {
 // TAR gzipped (by gzip, as a student's tar -czf would).
 std::string gzipped(const fs::path& scratch, const std::string& tar) {
   std::ofstream(scratch, std::ios::binary) << tar;
-  REQUIRE(lab::run_command({"gzip", "-n", "-f", scratch.string()}).exited(0));
+  REQUIRE(tools::run_command({"gzip", "-n", "-f", scratch.string()}).exited(0));
   return read_file(scratch.string() + ".gz");
 }
 
@@ -136,14 +136,14 @@ void make_class(const fs::path& dir) {
   put(dir / "roster.csv", "id,name,nickname\nalice,\"Alice, A.\",speedy\nbob,Bob <b>,\nmissing_mo,Mo,\n");
 }
 
-lab::RunResult grade_class(const fs::path& dir, const std::vector<std::string>& more = {}) {
-  lab::RunOptions options;
+tools::RunResult grade_class(const fs::path& dir, const std::vector<std::string>& more = {}) {
+  tools::RunOptions options;
   options.timeout_s = 1200;
   std::vector<std::string> argv = {"build/host/grade-class", "--submissions", (dir / "submissions").string(), "--out", (dir / "out").string(),
                                    "--roster", (dir / "roster.csv").string(), "--lab", "01", "--rubric", "tests/fixtures/rubric-fast.txt",
                                    "--backend", "cpu", "--seed", "77", "--jobs", "2", "--build-dir", "build/grade-tests"};
   argv.insert(argv.end(), more.begin(), more.end());
-  return lab::run_command(argv, options);
+  return tools::run_command(argv, options);
 }
 
 // The gradebook's rows by id, each a map from column to value.
@@ -166,7 +166,7 @@ const fs::path& graded_class() {
     const fs::path d = fs::absolute("build/test/grade-class");
     fs::remove_all(d);
     make_class(d);
-    const lab::RunResult r = grade_class(d);
+    const tools::RunResult r = grade_class(d);
     INFO(r.output);
     REQUIRE(r.exited(0));
     return d;
@@ -174,7 +174,7 @@ const fs::path& graded_class() {
   return dir;
 }
 
-bool have_chromium() { return lab::run_command({"sh", "-c", "command -v chromium"}).exited(0); }
+bool have_chromium() { return tools::run_command({"sh", "-c", "command -v chromium"}).exited(0); }
 
 }  // namespace
 
@@ -342,10 +342,10 @@ TEST_CASE("a rerun keeps every finished student and grades again only one whose 
   const fs::path& dir = graded_class();
   const auto before = gradebook(dir);
   fs::copy_file("solutions/" + kLabFile, dir / "submissions" / "bob" / "labs" / kLabFile, fs::copy_options::overwrite_existing);
-  const lab::RunResult r = grade_class(dir);
+  const tools::RunResult r = grade_class(dir);
   CAPTURE(r.output);
   REQUIRE(r.exited(0));
-  CHECK(text::count_of(r.output, "(unchanged since the last run: kept)") == 6);
+  CHECK(tools::count_of(r.output, "(unchanged since the last run: kept)") == 6);
   CHECK(contains(r.output, "] bob: graded 8/8;"));
   auto after = gradebook(dir);
   CHECK(after.size() == before.size());
@@ -360,13 +360,13 @@ TEST_CASE("a rerun keeps every finished student and grades again only one whose 
 TEST_CASE("REGRADE grades the students it names again, and keeps the others; a name that is no student grades nobody" *
           doctest::skip(kNoGradeClass || lab_test::kNoCpuSolutions)) {
   const fs::path& dir = graded_class();
-  const lab::RunResult r = grade_class(dir, {"--regrade", "alice"});
+  const tools::RunResult r = grade_class(dir, {"--regrade", "alice"});
   CAPTURE(r.output);
   REQUIRE(r.exited(0));
   CHECK(contains(r.output, "make grade-class: grading alice again (their earlier results forgotten)"));
   CHECK(contains(r.output, "] alice: graded 8/8;"));
-  CHECK(text::count_of(r.output, "(unchanged since the last run: kept)") == 6);
-  const lab::RunResult refused = grade_class(dir, {"--regrade", "alice,nobody"});
+  CHECK(tools::count_of(r.output, "(unchanged since the last run: kept)") == 6);
+  const tools::RunResult refused = grade_class(dir, {"--regrade", "alice,nobody"});
   CAPTURE(refused.output);
   CHECK(refused.exited(2));
   CHECK(contains(refused.output, "REGRADE: no student 'nobody' in "));
@@ -379,7 +379,7 @@ TEST_CASE("the instructor's overrides reach the gradebook, the student's report 
   const fs::path overrides = dir / "out" / "overrides.csv";
   const std::string bob_total = gradebook(dir)["bob"]["total"];
   put(overrides, "id,lab,points,comment\nalice,01,6,\"reviewed by hand: the guard, not the loop\"\nbob,01,,see me\n");
-  lab::RunResult r = grade_class(dir, {"--regrade", "alice"});
+  tools::RunResult r = grade_class(dir, {"--regrade", "alice"});
   CAPTURE(r.output);
   REQUIRE(r.exited(0));
   CHECK(contains(r.output, "make grade-class: 2 overrides from " + overrides.string() + ", applied to the gradebook"));
@@ -419,15 +419,15 @@ TEST_CASE("a second run into a class folder is refused while the first holds it,
   const int fd = open((dir / "out" / ".grade-class.lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
   REQUIRE(fd >= 0);
   REQUIRE(flock(fd, LOCK_EX | LOCK_NB) == 0);
-  const lab::RunResult refused = grade_class(dir);
+  const tools::RunResult refused = grade_class(dir);
   CAPTURE(refused.output);
   CHECK(refused.exited(2));
   CHECK(contains(refused.output, "another make grade-class is grading into " + (dir / "out").string()));
   close(fd);
-  const lab::RunResult next = grade_class(dir);
+  const tools::RunResult next = grade_class(dir);
   CAPTURE(next.output);
   CHECK(next.exited(0));
-  CHECK(text::count_of(next.output, "(unchanged since the last run: kept)") == 7);
+  CHECK(tools::count_of(next.output, "(unchanged since the last run: kept)") == 7);
 }
 
 TEST_CASE("the class summary is one page with escaped names, a chart per lab and every student" *
@@ -440,7 +440,7 @@ TEST_CASE("the class summary is one page with escaped names, a chart per lab and
   CHECK_FALSE(contains(html, "<script"));
   CHECK_FALSE(contains(html, "http"));
   // Said once for the whole class, not once per lab.
-  CHECK(text::count_of(html, "No timings: the class was graded on the CPU backend, which times nothing.") == 1);
+  CHECK(tools::count_of(html, "No timings: the class was graded on the CPU backend, which times nothing.") == 1);
   // The chart counts who tried the lab (alice, carol, the odd name, and bob, whose skeleton the
   // rerun's test above replaced with the solution); the skeletons handed in (mallory, trudy, tina)
   // and the students with no lab file (empty_eve, wrong_wes, larry, missing_mo) apart, and their
@@ -455,14 +455,14 @@ TEST_CASE("the class summary is one page with escaped names, a chart per lab and
 TEST_CASE("the class summary renders in headless Chromium with its charts and every student (skipped without chromium)" *
           doctest::skip(kNoGradeClass || lab_test::kNoCpuSolutions || !have_chromium())) {
   const fs::path page = graded_class() / "out" / "class.html";
-  lab::RunOptions options;
+  tools::RunOptions options;
   options.timeout_s = 120;
-  const lab::RunResult r = lab::run_command({"chromium", "--headless", "--no-sandbox", "--disable-gpu", "--dump-dom", "file://" + page.string()}, options);
+  const tools::RunResult r = tools::run_command({"chromium", "--headless", "--no-sandbox", "--disable-gpu", "--dump-dom", "file://" + page.string()}, options);
   CAPTURE(r.output);
   REQUIRE(r.exited(0));
-  CHECK(text::count_of(r.output, "<svg class=\"chart\"") == 1);
-  CHECK(text::count_of(r.output, "<rect class=\"bar\"") == 11);
-  CHECK(text::count_of(r.output, "<tr class=\"student\"") == 11);
+  CHECK(tools::count_of(r.output, "<svg class=\"chart\"") == 1);
+  CHECK(tools::count_of(r.output, "<rect class=\"bar\"") == 11);
+  CHECK(tools::count_of(r.output, "<tr class=\"student\"") == 11);
   for (const char* id : {"alice", "bob", "carol", "mallory", "trudy", "tina", "empty_eve", "wrong_wes", "larry", "missing_mo"}) {
     CHECK(contains(r.output, std::string("data-id=\"") + id + "\""));
   }

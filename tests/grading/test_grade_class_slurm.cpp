@@ -27,9 +27,9 @@
 #include <thread>
 #include <vector>
 
-#include "common/subprocess.h"
 #include "grading/course/class/csv.h"
 #include "tests/lab_programs.h"
+#include "tools/subprocess.h"
 
 namespace {
 
@@ -53,7 +53,7 @@ class Cluster {
       return;
     }
     dir_ = dir;
-    const lab::RunResult r = lab::run_command({"tests/grading/single-node-slurm", "start", dir_, std::to_string(getpid())});
+    const tools::RunResult r = tools::run_command({"tests/grading/single-node-slurm", "start", dir_, std::to_string(getpid())});
     if (r.exited(0)) {
       conf_ = r.output.substr(0, r.output.find('\n'));
     } else {
@@ -62,7 +62,7 @@ class Cluster {
     }
   }
   ~Cluster() {
-    if (!dir_.empty()) lab::run_command({"tests/grading/single-node-slurm", "stop", dir_});
+    if (!dir_.empty()) tools::run_command({"tests/grading/single-node-slurm", "stop", dir_});
     std::error_code ec;
     if (!dir_.empty()) fs::remove_all(dir_, ec);
   }
@@ -97,29 +97,29 @@ void make_class(const fs::path& subs) {
   for (int i = 1; i <= 4; ++i) put(subs / ("guard" + std::to_string(i)) / kLabFile, no_guard);
   const fs::path packed = subs.parent_path() / "packed";
   put(packed / "labs" / kLabFile, solution);
-  REQUIRE(lab::run_command({"tar", "-czf", (subs / "zed.tar.gz").string(), "-C", packed.string(), "labs"}).exited(0));
+  REQUIRE(tools::run_command({"tar", "-czf", (subs / "zed.tar.gz").string(), "-C", packed.string(), "labs"}).exited(0));
   fs::create_directories(subs / "empty_eve");
   put(subs / "wrong_wes" / "notes.txt", "my lab is elsewhere");
 }
 
 // grade-class on the class in DIR/SUBS into DIR/OUT; EXTRA its Slurm options, ENV its environment.
-lab::RunResult grade_class(const fs::path& dir, const std::string& subs, const std::string& out, const std::vector<std::string>& extra = {},
-                           const std::vector<std::string>& env = {}) {
+tools::RunResult grade_class(const fs::path& dir, const std::string& subs, const std::string& out, const std::vector<std::string>& extra = {},
+                             const std::vector<std::string>& env = {}) {
   std::vector<std::string> argv = {"build/host/grade-class", "--submissions", (dir / subs).string(), "--out", (dir / out).string(),
                                    "--lab", "01", "--rubric", "tests/fixtures/rubric-class.txt", "--backend", "cpu", "--seed", "77",
                                    "--build-dir", "build/grade-tests"};
   argv.insert(argv.end(), extra.begin(), extra.end());
-  lab::RunOptions options;
+  tools::RunOptions options;
   options.timeout_s = 600;
   options.env = env;
-  return lab::run_command(argv, options);
+  return tools::run_command(argv, options);
 }
 
 // A Slurm command on the test's cluster.
-lab::RunResult slurm(const std::vector<std::string>& argv) {
-  lab::RunOptions options;
+tools::RunResult slurm(const std::vector<std::string>& argv) {
+  tools::RunOptions options;
   options.env = {cluster().conf()};
-  return lab::run_command(argv, options);
+  return tools::run_command(argv, options);
 }
 
 // The name of the class's jobs, as grade-class prints it: "squeue --name=NAME shows the jobs".
@@ -134,9 +134,9 @@ std::string job_name_in(const std::string& output) {
 void wait_for_jobs(const std::string& name) {
   const auto start = std::chrono::steady_clock::now();
   for (;;) {
-    const lab::RunResult r = slurm({"squeue", "--noheader", "--name=" + name});
+    const tools::RunResult r = slurm({"squeue", "--noheader", "--name=" + name});
     if (!r.exited(0)) FAIL("squeue: " << r.output);
-    if (text::trim(r.output).empty()) return;
+    if (tools::trim(r.output).empty()) return;
     if (std::chrono::steady_clock::now() - start > std::chrono::minutes(10)) FAIL("the class's jobs are still queued: " << r.output);
     std::this_thread::sleep_for(std::chrono::milliseconds(250));
   }
@@ -181,7 +181,7 @@ int cancel_a_task_midway(const fs::path& out, const std::string& array, size_t t
       const std::vector<std::string> slugs = lines_of(read_file((out / "slurm" / "tasks" / std::to_string(t)).string()));
       for (const std::string& slug : slugs) done += fs::exists(out / "students" / slug / "done");
       if (done == 0 || done == slugs.size()) continue;
-      const lab::RunResult r = slurm({"scancel", array + "_" + std::to_string(t)});
+      const tools::RunResult r = slurm({"scancel", array + "_" + std::to_string(t)});
       REQUIRE_MESSAGE(r.exited(0), r.output);
       return int(t);
     }
@@ -214,12 +214,12 @@ TEST_CASE("a class graded on a one-node Slurm, one task cancelled midway and the
   const std::vector<std::string> kinds = {"sol1", "skel1", "guard1", "zed.tar.gz", "empty_eve", "wrong_wes"};
   fs::create_directories(dir / "some");
   for (const std::string& entry : kinds) fs::copy(dir / "submissions" / entry, dir / "some" / entry, fs::copy_options::recursive);
-  const lab::RunResult local = grade_class(dir, "some", "local", {"--jobs", "2"});
+  const tools::RunResult local = grade_class(dir, "some", "local", {"--jobs", "2"});
   INFO(local.output);
   REQUIRE(local.exited(0));
 
   const std::vector<std::string> on_slurm = {"--scheduler", "slurm", "--batch", "4", "--jobs", "1"};
-  const lab::RunResult submitted = grade_class(dir, "submissions", "slurm", on_slurm, {cluster().conf()});
+  const tools::RunResult submitted = grade_class(dir, "submissions", "slurm", on_slurm, {cluster().conf()});
   INFO(submitted.output);
   REQUIRE(submitted.exited(0));
   CHECK(contains(submitted.output, "to Slurm: 20 to grade, 0 graded already with what they hand in now, 2 with nothing to grade"));
@@ -235,10 +235,10 @@ TEST_CASE("a class graded on a one-node Slurm, one task cancelled midway and the
 
   // Each task's time limit: the rubric's timeout.student (600 s) for each of its 4 students, plus
   // 10 minutes.
-  const lab::RunResult limits = slurm({"squeue", "--noheader", "--array", "--name=" + job_name_in(submitted.output), "--format=%i %l"});
+  const tools::RunResult limits = slurm({"squeue", "--noheader", "--array", "--name=" + job_name_in(submitted.output), "--format=%i %l"});
   CHECK(contains(limits.output, array + "_0 50:00"));
   // While its jobs are queued, the class is not submitted twice.
-  const lab::RunResult twice = grade_class(dir, "submissions", "slurm", on_slurm, {cluster().conf()});
+  const tools::RunResult twice = grade_class(dir, "submissions", "slurm", on_slurm, {cluster().conf()});
   CHECK(twice.exited(2));
   CHECK(contains(twice.output, "are still queued or running"));
 
@@ -260,7 +260,7 @@ TEST_CASE("a class graded on a one-node Slurm, one task cancelled midway and the
   CHECK(left >= 1);
   CHECK(left <= 3);
 
-  const lab::RunResult rerun = grade_class(dir, "submissions", "slurm", on_slurm, {cluster().conf()});
+  const tools::RunResult rerun = grade_class(dir, "submissions", "slurm", on_slurm, {cluster().conf()});
   INFO(rerun.output);
   REQUIRE(rerun.exited(0));
   CHECK(contains(rerun.output, "to Slurm: " + std::to_string(left) + " to grade, " + std::to_string(20 - left) + " graded already"));
@@ -279,13 +279,13 @@ TEST_CASE("a class graded on a one-node Slurm, one task cancelled midway and the
 
   // Once more: nothing is left to grade, and nothing is submitted; a local run on the same folder
   // keeps every student the cluster graded, and writes the same gradebook.
-  const lab::RunResult nothing = grade_class(dir, "submissions", "slurm", on_slurm, {cluster().conf()});
+  const tools::RunResult nothing = grade_class(dir, "submissions", "slurm", on_slurm, {cluster().conf()});
   CHECK(nothing.exited(0));
   CHECK(contains(nothing.output, "nothing to grade: the gradebook is complete"));
   const std::string merged = read_file((out / "gradebook.csv").string());
-  const lab::RunResult kept = grade_class(dir, "submissions", "slurm", {"--jobs", "2"});
+  const tools::RunResult kept = grade_class(dir, "submissions", "slurm", {"--jobs", "2"});
   CHECK(kept.exited(0));
-  CHECK(text::count_of(kept.output, "(unchanged since the last run: kept)") == 20);
+  CHECK(tools::count_of(kept.output, "(unchanged since the last run: kept)") == 20);
   CHECK(read_file((out / "gradebook.csv").string()) == merged);
 }
 
@@ -295,7 +295,7 @@ TEST_CASE("without Slurm's commands, or when sbatch refuses, grade-class says so
   fs::remove_all(dir);
   put(dir / "submissions" / "sol1" / kLabFile, read_file("solutions/" + kLabFile));
 
-  const lab::RunResult missing = grade_class(dir, "submissions", "out", {"--scheduler", "slurm"}, {cluster().conf(), path_without_slurm(dir / "bin")});
+  const tools::RunResult missing = grade_class(dir, "submissions", "out", {"--scheduler", "slurm"}, {cluster().conf(), path_without_slurm(dir / "bin")});
   CAPTURE(missing.output);
   CHECK(missing.exited(2));
   CHECK(contains(missing.output, "no squeue here: SCHEDULER=slurm needs Slurm's commands"));
@@ -303,9 +303,9 @@ TEST_CASE("without Slurm's commands, or when sbatch refuses, grade-class says so
   // The jobs' scripts are written before sbatch is asked: the merge job, which writes the
   // gradebook, is given the instructor's overrides too.
   put(dir / "overrides.csv", "id,lab,comment\nsol1,01,well done\n");
-  const lab::RunResult refused = grade_class(dir, "submissions", "out",
-                                             {"--scheduler", "slurm", "--partition", "nosuch", "--overrides", (dir / "overrides.csv").string()},
-                                             {cluster().conf()});
+  const tools::RunResult refused = grade_class(dir, "submissions", "out",
+                                               {"--scheduler", "slurm", "--partition", "nosuch", "--overrides", (dir / "overrides.csv").string()},
+                                               {cluster().conf()});
   CAPTURE(refused.output);
   CHECK(refused.exited(2));
   CHECK(contains(refused.output, "sbatch refused"));
@@ -313,7 +313,7 @@ TEST_CASE("without Slurm's commands, or when sbatch refuses, grade-class says so
   CHECK(contains(read_file((dir / "out" / "slurm" / "merge.sh").string()), "--overrides"));
 
   // On the GPU backend each task asks for a GPU, which this cluster has none of.
-  const lab::RunResult gpu = grade_class(dir, "submissions", "out", {"--scheduler", "slurm", "--backend", "gpu"}, {cluster().conf()});
+  const tools::RunResult gpu = grade_class(dir, "submissions", "out", {"--scheduler", "slurm", "--backend", "gpu"}, {cluster().conf()});
   CAPTURE(gpu.output);
   CHECK(gpu.exited(2));
   CHECK(contains(gpu.output, "sbatch refused (exit 1): sbatch: error: Invalid generic resource (gres) specification"));

@@ -20,12 +20,12 @@
 #include <vector>
 
 #include "common/labs.h"
-#include "common/subprocess.h"
 #include "grading/core/progress.h"
 #include "grading/core/student_uid.h"
 #include "grading/core/utf8.h"
 #include "tests/grading/grade_runs.h"
 #include "tests/lab_programs.h"
+#include "tools/subprocess.h"
 
 using namespace grade_test;
 

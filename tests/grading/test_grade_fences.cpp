@@ -21,14 +21,14 @@
 #include <vector>
 
 #include "common/labs.h"
-#include "common/subprocess.h"
-#include "common/text.h"
 #include "grading/core/progress.h"
 #include "grading/core/student_uid.h"
 #include "grading/core/utf8.h"
 #include "tests/grading/grade_class_tests.h"
 #include "tests/grading/grade_runs.h"
 #include "tests/lab_programs.h"
+#include "tools/subprocess.h"
+#include "tools/text.h"
 
 using namespace grade_test;
 
@@ -56,17 +56,17 @@ TEST_CASE("a program that hangs where no per-shape limit watches it costs second
 TEST_CASE("a lab file that is a link, a FIFO or empty fails the build with a line that says so" *
           doctest::skip(lab_test::kNoCpuSolutions)) {
   const std::string root = "build/test/odd-files";
-  lab::run_command({"rm", "-rf", root});
+  tools::run_command({"rm", "-rf", root});
   auto lab_dir = [&](const std::string& name) {
     const std::string dir = root + "/" + name + "/01_matmul_naive";
-    lab::run_command({"mkdir", "-p", dir});
+    tools::run_command({"mkdir", "-p", dir});
     return dir;
   };
   const std::string solution = std::filesystem::current_path().string() + "/solutions/01_matmul_naive";
-  lab::run_command({"ln", "-s", solution + "/matmul_naive.cu", lab_dir("file_link") + "/matmul_naive.cu"});
-  lab::run_command({"mkdir", "-p", root + "/folder_link"});
-  lab::run_command({"ln", "-s", solution, root + "/folder_link/01_matmul_naive"});
-  lab::run_command({"mkfifo", lab_dir("fifo") + "/matmul_naive.cu"});
+  tools::run_command({"ln", "-s", solution + "/matmul_naive.cu", lab_dir("file_link") + "/matmul_naive.cu"});
+  tools::run_command({"mkdir", "-p", root + "/folder_link"});
+  tools::run_command({"ln", "-s", solution, root + "/folder_link/01_matmul_naive"});
+  tools::run_command({"mkfifo", lab_dir("fifo") + "/matmul_naive.cu"});
   std::ofstream(lab_dir("empty") + "/matmul_naive.cu") << "";
   const std::pair<const char*, const char*> cases[] = {
       {"file_link", "matmul_naive.cu is a symbolic link: hand in the file itself"},
@@ -102,38 +102,42 @@ TEST_CASE("a hostile submission cannot make itself pass, even where namespaces a
   CHECK(contains(g.run.output, "changed after it was built"));
   CHECK(last_line(g.run.output) == "Score: 2.3/8");
   // The reports are the grader's, written after every process of the submission was killed.
-  lab::run_command({"sleep", "0.5"});
+  tools::run_command({"sleep", "0.5"});
   const std::string json = read_file(out + "/results.json");
   CHECK(contains(json, "\"score\": 2.3"));
   CHECK_FALSE(contains(json, "999"));
-  CHECK_FALSE(lab::run_command({"pgrep", "-x", "tamper_daemon"}).exited(0));
+  CHECK_FALSE(tools::run_command({"pgrep", "-x", "tamper_daemon"}).exited(0));
 }
 
 TEST_CASE("a submission's build reads its own file and the lab's headers, nothing else" *
           doctest::skip(lab_test::kNoCpuSolutions)) {
   // The solution, included by the name the checkout gives it, by its absolute path, and by a
   // path that climbs out of wherever the private copy is, built by macros: the build does not
-  // see it. A file of the checkout it does see, but that is not one of the lab's headers (the
-  // harness's own copy of one), is refused after the build.
+  // see it, nor a header of the shared library or of the host tools by its name. A file of the
+  // checkout it does see, but that is not one of the lab's headers (the host tools' text.h, by its
+  // absolute path), is refused after the build.
   const std::string root = "build/test/includes";
   const std::string checkout = std::filesystem::current_path().string();
   const std::string solution = checkout + "/solutions/01_matmul_naive/matmul_naive.cu";
+  const std::string solved = read_file("solutions/01_matmul_naive/matmul_naive.cu");
   const std::pair<const char*, std::string> cases[] = {
       {"by_name", "#include \"solutions/01_matmul_naive/matmul_naive.cu\"\n"},
       {"absolute", "#include \"" + solution + "\"\n"},
       {"by_macro", "#define TEXT(x) #x\n#define PATH(x) TEXT(x)\n#include PATH(../../../../../../../../../.." + solution + ")\n"},
-      {"harness", "#include \"" + checkout + "/harness/launchers.h\"\n" + read_file("solutions/01_matmul_naive/matmul_naive.cu")},
+      {"library", "#include \"common/problems.h\"\n" + solved},
+      {"host_tools", "#include \"tools/subprocess.h\"\n" + solved},
+      {"outside", "#include \"" + checkout + "/tools/text.h\"\n" + solved},
   };
   for (const auto& [name, text] : cases) {
     SUBCASE(name) {
       const std::string dir = root + "/" + name + "/01_matmul_naive";
-      lab::run_command({"mkdir", "-p", dir});
+      tools::run_command({"mkdir", "-p", dir});
       std::ofstream(dir + "/matmul_naive.cu") << text;
       const Graded g = grade_fast(root + "/" + name, "01");
       CAPTURE(g.run.output);
       REQUIRE(g.run.exited(0));
       CHECK(contains(check_line(g.run.output, "build"), ": FAIL"));
-      if (std::string(name) == "harness") {
+      if (std::string(name) == "outside") {
         CHECK(contains(g.run.output, "is none of the lab's headers"));
       } else {
         CHECK(contains(g.run.output, "No such file or directory"));
@@ -142,11 +146,33 @@ TEST_CASE("a submission's build reads its own file and the lab's headers, nothin
       CHECK(last_line(g.run.output) == "Score: 0/8");
     }
   }
+  SUBCASE("every lab header is welcome by the name lab files include it, those of released skeletons among them") {
+    // The lab's headers are the files of public/, each included by its path under it. Skeletons
+    // handed out earlier include these names, and must build and grade as they did.
+    std::vector<std::string> names;
+    for (const auto& entry : std::filesystem::recursive_directory_iterator("public")) {
+      if (entry.is_regular_file()) names.push_back(std::filesystem::relative(entry.path(), "public").string());
+    }
+    for (const char* released : {"common/ceil_div.h", "common/cuda_check.h", "common/exit_codes.h", "common/grid_limits.h",
+                                 "harness/launchers.h"}) {
+      CHECK_MESSAGE(std::find(names.begin(), names.end(), released) != names.end(), released);
+    }
+    std::string includes;
+    for (const std::string& name : names) includes += "#include \"" + name + "\"\n";
+    const std::string dir = root + "/every_header/01_matmul_naive";
+    tools::run_command({"mkdir", "-p", dir});
+    std::ofstream(dir + "/matmul_naive.cu") << includes << solved;
+    const Graded g = grade_fast(root + "/every_header", "01");
+    CAPTURE(includes);
+    CAPTURE(g.run.output);
+    REQUIRE(g.run.exited(0));
+    CHECK(last_line(g.run.output) == "Score: 8/8");
+  }
   SUBCASE("the toolkit's and the compiler's own headers are welcome") {
     // The fair side: a correct file that includes more of the toolkit and the C++ library, and
     // defines a variable and helpers of its own that instantiate the library's templates.
     const std::string dir = root + "/system/01_matmul_naive";
-    lab::run_command({"mkdir", "-p", dir});
+    tools::run_command({"mkdir", "-p", dir});
     std::ifstream in("solutions/01_matmul_naive/matmul_naive.cu");
     std::ofstream(dir + "/matmul_naive.cu")
         << "#include <cuda_runtime_api.h>\n#include <device_launch_parameters.h>\n#include <cmath>\n#include <vector>\n"
@@ -164,17 +190,17 @@ TEST_CASE("a submission's build reads its own file and the lab's headers, nothin
 TEST_CASE("a folder of any name is graded like any other, and no command in a name runs" *
           doctest::skip(lab_test::kNoCpuSolutions)) {
   const std::string root = std::filesystem::absolute("build/test/names").string();
-  lab::run_command({"rm", "-rf", root});
+  tools::run_command({"rm", "-rf", root});
   const std::string name = "José Ñ O'Brien \"q\" $(touch ran1) `touch ran2` (p) inj$(shell touch ran3)";
   const std::string dir = root + "/" + name + "/01_matmul_naive";
-  lab::run_command({"mkdir", "-p", dir});
-  lab::run_command({"cp", "solutions/01_matmul_naive/matmul_naive.cu", dir});
+  tools::run_command({"mkdir", "-p", dir});
+  tools::run_command({"cp", "solutions/01_matmul_naive/matmul_naive.cu", dir});
   const Graded g = grade_fast(root + "/" + name, "01");
   CAPTURE(g.run.output);
   REQUIRE(g.run.exited(0));
   CHECK(last_line(g.run.output) == "Score: 8/8");
   // make grade hands the name on quoted, expanding nothing in it (-n: what it would run).
-  const lab::RunResult make = lab::run_command({"make", "-n", "grade", "SRC=" + root + "/" + name, "LAB=01"});
+  const tools::RunResult make = tools::run_command({"make", "-n", "grade", "SRC=" + root + "/" + name, "LAB=01"});
   CAPTURE(make.output);
   CHECK(contains(make.output, "--src '" + root + "/José Ñ O'\\''Brien \"q\" $(touch ran1) `touch ran2` (p) inj$(shell touch ran3)'"));
   for (const char* ran : {"ran1", "ran2", "ran3"}) CHECK_FALSE(std::filesystem::exists(ran));
@@ -183,13 +209,13 @@ TEST_CASE("a folder of any name is graded like any other, and no command in a na
   // own, so a name's newline must reach the shell quoted, not as a line break. In the tests'
   // build folder, warm (build/grade-build, make grade's own, would build every flavor afresh).
   const std::string odd = root + "/line one\nline two\tend";
-  lab::run_command({"mkdir", "-p", odd + "/01_matmul_naive"});
-  lab::run_command({"cp", "solutions/01_matmul_naive/matmul_naive.cu", odd + "/01_matmul_naive"});
-  lab::RunOptions options;
+  tools::run_command({"mkdir", "-p", odd + "/01_matmul_naive"});
+  tools::run_command({"cp", "solutions/01_matmul_naive/matmul_naive.cu", odd + "/01_matmul_naive"});
+  tools::RunOptions options;
   options.env = {"MAKEFLAGS=", "MAKELEVEL="};
   options.timeout_s = 600;
-  const lab::RunResult graded = lab::run_command({"make", "--no-print-directory", "grade", "SRC=" + odd, "LAB=01",
-                                                  "RUBRIC=tests/fixtures/rubric-fast.txt", std::string("GRADE_BUILD=") + kSharedBuild},
+  const tools::RunResult graded = tools::run_command({"make", "--no-print-directory", "grade", "SRC=" + odd, "LAB=01",
+                                                      "RUBRIC=tests/fixtures/rubric-fast.txt", std::string("GRADE_BUILD=") + kSharedBuild},
                                                  options);
   CAPTURE(graded.output);
   CHECK(graded.exited(0));
@@ -204,7 +230,7 @@ TEST_CASE("a submission cannot plant a grader, a rubric or a Makefile for the ne
   const std::vector<std::string> trusted = {"build/host/grade", "grading/rubric.txt", "Makefile"};
   auto sums = [&] {
     std::string text;
-    for (const std::string& path : trusted) text += lab::run_command({"sha256sum", path}).output;
+    for (const std::string& path : trusted) text += tools::run_command({"sha256sum", path}).output;
     return text;
   };
   const std::string before = sums();
@@ -216,7 +242,7 @@ TEST_CASE("a submission cannot plant a grader, a rubric or a Makefile for the ne
   CHECK(last_line(g.run.output) == "Score: 8/8");
   CHECK(sums() == before);
   // The next grading is the real grader's.
-  const lab::RunResult next = lab::run_command({"build/host/grade", "--help"});
+  const tools::RunResult next = tools::run_command({"build/host/grade", "--help"});
   CHECK(contains(next.output, "Grades the labs of a source folder"));
 }
 
@@ -231,7 +257,7 @@ TEST_CASE("the fences hold: memory, file size, network, a flood of output, a sto
   // A root grader (CI's) hands student code to a user of its own, whom the process limit binds.
   if (geteuid() == 0) CHECK(contains(g.run.output, " (no other grading running here shares it)"));
   CHECK(contains(g.run.output, "4096 processes and threads of its user"));
-  CHECK_FALSE(lab::run_command({"pgrep", "-x", "fence_child"}).exited(0));
+  CHECK_FALSE(tools::run_command({"pgrep", "-x", "fence_child"}).exited(0));
   // Where namespaces are missing the network is reachable, and the submission says so (the test can fail).
   const Graded open = grade_fast("build/corpus/fences", "01", {"--no-namespaces"});
   CAPTURE(open.run.output);
@@ -264,7 +290,7 @@ TEST_CASE("a sanitizer's build is held to the rubric's memory.run too, and the r
     CHECK(contains(g.run.output, "the ThreadSanitizer build on M=67 N=45 K=33 took more memory than a run may: (stopped: its resident "
                                  "memory passed the grader's limit of 512 MiB, the rubric's memory.run)"));
   }
-  lab::run_command({"rm", "-rf", build});
+  tools::run_command({"rm", "-rf", build});
   std::remove(rubric.c_str());
 }
 
@@ -280,9 +306,9 @@ TEST_CASE("labs graded at once: no student program runs beside a solution's, whi
   // (tests/fixtures/rubric-turns.txt).
   const std::string root = "build/grade-test-reports/killer-src";
   const std::string build = "build/grade-test-reports/killer-build";
-  lab::run_command({"rm", "-rf", root, build});
-  lab::run_command({"mkdir", "-p", root});
-  lab::run_command({"cp", "-r", "build/corpus/killer/01_matmul_naive", "build/skeletons/04_transpose", root + "/"});
+  tools::run_command({"rm", "-rf", root, build});
+  tools::run_command({"mkdir", "-p", root});
+  tools::run_command({"cp", "-r", "build/corpus/killer/01_matmul_naive", "build/skeletons/04_transpose", root + "/"});
   std::ofstream(root + "/04_transpose/transpose.cu", std::ios::app) << "// begun\n";
   lab_test::reuse_grader_builds(build);
   const Graded g = run_grader({"--src", root, "--rubric", "tests/fixtures/rubric-turns.txt", "--jobs", "2",
@@ -294,7 +320,7 @@ TEST_CASE("labs graded at once: no student program runs beside a solution's, whi
   CHECK(contains(g.run.output, "\nlab 01: 5/5"));  // the killer is the solution, besides
   CHECK(contains(g.run.output, "\nlab 04: 0/6"));
   CHECK_FALSE(contains(g.run.output, "not started"));
-  lab::run_command({"rm", "-rf", build});
+  tools::run_command({"rm", "-rf", build});
 }
 
 TEST_CASE("a student's program sees neither the solution nor its program, the history, another run's outputs, "
@@ -309,7 +335,7 @@ TEST_CASE("a student's program sees neither the solution nor its program, the hi
   const fs::path hidden = fs::absolute("build/test/peek-class/students/other/summary.txt");
   const fs::path scratch = "/tmp/grade-peek-planted/secret";
   for (const fs::path& planted : {report, hidden, scratch}) lab_test::put(planted, "Score: 8/8\n");
-  lab::run_command({"chmod", "-R", "a+rX", "/tmp/grade-peek-planted", report.parent_path().string(), "build/test/peek-class"});
+  tools::run_command({"chmod", "-R", "a+rX", "/tmp/grade-peek-planted", report.parent_path().string(), "build/test/peek-class"});
   const std::vector<std::string> leftovers = {"/tmp/peek-left", "/var/tmp/peek-left", "/dev/shm/peek-left"};
   for (const std::string& left : leftovers) fs::remove(left);
   const std::vector<std::string> env = {"PEEK_CHECKOUT=" + fs::current_path().string(), "PEEK_REPORT=" + report.string(),
@@ -334,7 +360,7 @@ TEST_CASE("a student's program sees neither the solution nor its program, the hi
 // A grader that is not root: a user of the pool here, who may make a user namespace where this
 // machine lets unprivileged users (Debian and Ubuntu do by default).
 const bool kNoUserNamespace = geteuid() != 0 ||
-    !lab::run_command(as_user(*grade::StudentUid::take(), {"unshare", "--user", "--map-root-user", "--mount", "--net", "true"})).exited(0);
+    !tools::run_command(as_user(*grade::StudentUid::take(), {"unshare", "--user", "--map-root-user", "--mount", "--net", "true"})).exited(0);
 
 TEST_CASE("a grader that is not root fences student code in a user namespace" *
           doctest::skip(lab_test::kNoCpuSolutions || kNoUserNamespace)) {
@@ -343,42 +369,42 @@ TEST_CASE("a grader that is not root fences student code in a user namespace" *
   // run's outputs. The grader's own folders are in /tmp, its build folder (the user's) holding
   // a copy of what the tests' grader built, so that only the peek entry is built.
   const std::string out = "/tmp/grade-not-root-" + std::to_string(getpid());
-  lab::RunOptions options;
+  tools::RunOptions options;
   options.timeout_s = 900;
   options.env = {"PEEK_CHECKOUT=" + std::filesystem::current_path().string()};
   const std::unique_ptr<grade::StudentUid> uid = grade::StudentUid::take();
   lab_test::reuse_grader_builds(out + "/build");
-  REQUIRE(lab::run_command({"chown", "-R", std::to_string(uid->uid()) + ":" + std::to_string(uid->uid()), out}).exited(0));
-  const lab::RunResult r = lab::run_command(as_user(*uid, {"build/host/grade", "--backend", "cpu", "--seed", "4242", "--src", "build/corpus/peek",
-                                                           "--lab", "01", "--rubric", "tests/fixtures/rubric-fast.txt", "--out", out,
-                                                           "--build-dir", out + "/build"}),
+  REQUIRE(tools::run_command({"chown", "-R", std::to_string(uid->uid()) + ":" + std::to_string(uid->uid()), out}).exited(0));
+  const tools::RunResult r = tools::run_command(as_user(*uid, {"build/host/grade", "--backend", "cpu", "--seed", "4242", "--src", "build/corpus/peek",
+                                                               "--lab", "01", "--rubric", "tests/fixtures/rubric-fast.txt", "--out", out,
+                                                               "--build-dir", out + "/build"}),
                                             options);
   CAPTURE(r.output);
   REQUIRE(r.exited(0));
   CHECK(contains(r.output, "(sandbox: each student process runs in a folder of its own; limits:"));
   CHECK(contains(r.output, "no network; the checkout and the builds read-only)"));
   CHECK(last_line(r.output) == "Score: 8/8");
-  lab::run_command({"rm", "-rf", out});
+  tools::run_command({"rm", "-rf", out});
 }
 
 TEST_CASE("eight gradings at once from one checkout each get their own report" * doctest::skip(lab_test::kNoCpuSolutions)) {
   // Four copies of the solution and four of the skeleton, in folders of their own, graded at
   // once into the default report folders (build/grade/<run>/), each into its own history.
   const std::string root = "build/test/concurrent";
-  lab::run_command({"rm", "-rf", root});
+  tools::run_command({"rm", "-rf", root});
   std::vector<std::thread> runs;
-  std::vector<lab::RunResult> results(8);
+  std::vector<tools::RunResult> results(8);
   for (int i = 0; i < 8; ++i) {
     const std::string src = root + "/" + std::to_string(i);
-    lab::run_command({"mkdir", "-p", src + "/01_matmul_naive"});
+    tools::run_command({"mkdir", "-p", src + "/01_matmul_naive"});
     std::filesystem::remove_all(std::filesystem::path(grade::history_path(grade::kProgressRoot, src)).parent_path());
-    lab::run_command({"cp", i % 2 ? "labs/01_matmul_naive/matmul_naive.cu" : "solutions/01_matmul_naive/matmul_naive.cu",
-                      src + "/01_matmul_naive/"});
+    tools::run_command({"cp", i % 2 ? "labs/01_matmul_naive/matmul_naive.cu" : "solutions/01_matmul_naive/matmul_naive.cu",
+                        src + "/01_matmul_naive/"});
     runs.emplace_back([&results, i, src] {
-      lab::RunOptions options;
+      tools::RunOptions options;
       options.timeout_s = 1200;
-      results[i] = lab::run_command({"build/host/grade", "--backend", "cpu", "--seed", "4242", "--build-dir", kSharedBuild,
-                                     "--src", src, "--lab", "01", "--rubric", "tests/fixtures/rubric-fast.txt"},
+      results[i] = tools::run_command({"build/host/grade", "--backend", "cpu", "--seed", "4242", "--build-dir", kSharedBuild,
+                                       "--src", src, "--lab", "01", "--rubric", "tests/fixtures/rubric-fast.txt"},
                                     options);
     });
   }
@@ -431,11 +457,11 @@ TEST_CASE("the grader's own failures exit 2 with a message") {
   for (const Bad& bad : cases) {
     CAPTURE(std::string(bad.says));
     // An earlier run's report, which must not pass for this one's.
-    lab::run_command({"mkdir", "-p", out});
+    tools::run_command({"mkdir", "-p", out});
     std::ofstream(out + "/results.json") << "{\"score\": 58, \"tests\": []}\n";
     std::vector<std::string> argv = {"build/host/grade", "--out", out};
     argv.insert(argv.end(), bad.args.begin(), bad.args.end());
-    const lab::RunResult r = lab::run_command(argv);
+    const tools::RunResult r = tools::run_command(argv);
     CHECK_MESSAGE(r.exited(2), r.describe() << ": " << r.output);
     CHECK(contains(r.output, bad.says));
     const std::string json = read_file(out + "/results.json");
@@ -455,16 +481,16 @@ using lab_test::kNoMountNamespace;
 // over an earlier run's report, and returns the run and the results.json it left.
 Graded grade_with_fault(const std::vector<std::string>& prefix, const std::string& submission, const std::string& out,
                         const std::vector<std::string>& more_args = {}) {
-  lab::run_command({"mkdir", "-p", out});
-  lab::run_command({"chmod", "777", out});
+  tools::run_command({"mkdir", "-p", out});
+  tools::run_command({"chmod", "777", out});
   std::ofstream(out + "/results.json") << "{\"score\": 58, \"tests\": []}\n";
   std::vector<std::string> argv = prefix;
   argv.insert(argv.end(), {"build/host/grade", "--src", submission, "--lab", "01", "--out", out});
   argv.insert(argv.end(), more_args.begin(), more_args.end());
   Graded g;
-  lab::RunOptions options;
+  tools::RunOptions options;
   options.timeout_s = 600;
-  g.run = lab::run_command(argv, options);
+  g.run = tools::run_command(argv, options);
   g.results_json = read_file(out + "/results.json");
   return g;
 }
@@ -479,9 +505,9 @@ TEST_CASE("a fault of the machine is 'could not grade' (exit 2), never the stude
   }
   SUBCASE("a child of the grader killed") {
     // A make that is killed as soon as it starts: the solution's build, the first, fails.
-    lab::run_command({"mkdir", "-p", "build/test/fault-bin"});
+    tools::run_command({"mkdir", "-p", "build/test/fault-bin"});
     std::ofstream("build/test/fault-bin/make") << "#!/bin/sh\nkill -KILL $$\n";
-    lab::run_command({"chmod", "755", "build/test/fault-bin/make"});
+    tools::run_command({"chmod", "755", "build/test/fault-bin/make"});
     const std::string path = std::filesystem::absolute("build/test/fault-bin").string() + ":" + std::getenv("PATH");
     const Graded g = grade_with_fault({"env", "PATH=" + path}, "labs", "build/test/fault-killed");
     CAPTURE(g.run.output);
@@ -493,9 +519,9 @@ TEST_CASE("a fault of the machine is 'could not grade' (exit 2), never the stude
   SUBCASE("a lab file the grader may not read") {
     // Root reads anything: as root, the grader runs as a user of the pool for this one.
     const std::string dir = "/tmp/fault-unreadable/01_matmul_naive";
-    lab::run_command({"mkdir", "-p", dir});
+    tools::run_command({"mkdir", "-p", dir});
     std::ofstream(dir + "/matmul_naive.cu") << "// a lab file\n";
-    lab::run_command({"chmod", "000", dir + "/matmul_naive.cu"});
+    tools::run_command({"chmod", "000", dir + "/matmul_naive.cu"});
     const std::unique_ptr<grade::StudentUid> uid = geteuid() == 0 ? grade::StudentUid::take() : nullptr;
     const Graded g = grade_with_fault(uid ? as_user(*uid) : std::vector<std::string>{}, "/tmp/fault-unreadable",
                                       "/tmp/fault-unreadable-out");
@@ -503,7 +529,7 @@ TEST_CASE("a fault of the machine is 'could not grade' (exit 2), never the stude
     CHECK(g.run.exited(2));
     CHECK(contains(g.run.output, "cannot read /tmp/fault-unreadable/01_matmul_naive/matmul_naive.cu"));
     CHECK(contains(g.results_json, "could not grade this submission: "));
-    lab::run_command({"rm", "-rf", "/tmp/fault-unreadable", "/tmp/fault-unreadable-out"});
+    tools::run_command({"rm", "-rf", "/tmp/fault-unreadable", "/tmp/fault-unreadable-out"});
   }
 }
 
@@ -516,10 +542,10 @@ TEST_CASE("a root grader in a checkout that its student user cannot read says so
   std::filesystem::create_directories(copy + "/build");
   chmod(home.c_str(), 0700);
   REQUIRE(lab_test::copy_checkout(copy));
-  REQUIRE(lab::run_command({"cp", "-a", "build/host", copy + "/build/"}).exited(0));
-  lab::RunOptions options;
+  REQUIRE(tools::run_command({"cp", "-a", "build/host", copy + "/build/"}).exited(0));
+  tools::RunOptions options;
   options.cwd = copy;
-  const lab::RunResult r = lab::run_command({"build/host/grade", "--backend", "cpu", "--src", "labs", "--lab", "01", "--out", home + "/out"}, options);
+  const tools::RunResult r = tools::run_command({"build/host/grade", "--backend", "cpu", "--src", "labs", "--lab", "01", "--out", home + "/out"}, options);
   CAPTURE(r.output);
   CHECK(r.exited(2));
   CHECK(contains(r.output, ", which runs student code for a grader that is root, cannot read " + copy));

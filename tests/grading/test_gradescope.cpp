@@ -30,9 +30,9 @@
 #include <nlohmann/json.hpp>
 #endif
 
-#include "common/subprocess.h"
 #include "tests/grading/grade_class_tests.h"
 #include "tests/lab_programs.h"
+#include "tools/subprocess.h"
 
 namespace {
 
@@ -44,7 +44,7 @@ using lab_test::run_tool;
 const std::string kLabFile = "01_matmul_naive/matmul_naive.cu";
 
 // make gradescope packs with zip (scripts/install-deps gradescope; CI's .ci/run installs it).
-const bool kNoZip = !lab::run_command({"sh", "-c", "command -v zip"}).exited(0);
+const bool kNoZip = !tools::run_command({"sh", "-c", "command -v zip"}).exited(0);
 
 // What Gradescope sets around setup.sh and run_autograder, here: the fake root, the grader
 // tests' build folder, no packages installed; and no CUDA toolkit on the PATH, which the CPU
@@ -60,7 +60,7 @@ const fs::path& made() {
   static const fs::path out = [] {
     const fs::path dir = fs::absolute("build/test/gradescope");
     fs::remove_all(dir);
-    const lab::RunResult r = run_tool({"make", "--no-print-directory", "gradescope", "LAB=01", "RUBRIC=tests/fixtures/rubric-fast.txt",
+    const tools::RunResult r = run_tool({"make", "--no-print-directory", "gradescope", "LAB=01", "RUBRIC=tests/fixtures/rubric-fast.txt",
                                   "GRADESCOPE_OUT=" + (dir / "out").string()});
     INFO(r.output);
     REQUIRE(r.exited(0));
@@ -79,7 +79,7 @@ const fs::path& autograder_root(std::string* setup_output = nullptr) {
     REQUIRE(run_tool({"sh", "-c", "tar -C \"$1\" -cf - . | tar -C \"$2\" -xf -", "sh", (made() / "autograder").string(),
                  (r / "source").string()}).exited(0));
     fs::create_directory_symlink(fs::absolute("build/host"), r / "source" / "build" / "host");
-    const lab::RunResult setup = run_tool({"bash", (r / "source" / "setup.sh").string()}, env_for(r));
+    const tools::RunResult setup = run_tool({"bash", (r / "source" / "setup.sh").string()}, env_for(r));
     output = setup.output;
     INFO(setup.output);
     REQUIRE(setup.exited(0));
@@ -104,7 +104,7 @@ json autograde(const std::vector<std::pair<std::string, std::string>>& files) {
     fs::create_directories((root / "submission" / path).parent_path());
     std::ofstream(root / "submission" / path, std::ios::binary) << bytes;
   }
-  const lab::RunResult r = run_tool({(root / "run_autograder").string()}, env_for(root), root.string());
+  const tools::RunResult r = run_tool({(root / "run_autograder").string()}, env_for(root), root.string());
   INFO(r.output);
   CHECK(r.exited(0));
   const json results = json::parse(read_file((root / "results" / "results.json").string()), nullptr, false);
@@ -187,7 +187,7 @@ std::vector<std::string> solution_lines(const std::string& file) {
   std::istringstream in(read_file(file));
   bool inside = false;
   for (std::string line; std::getline(in, line);) {
-    const std::string t = text::trim(line);
+    const std::string t = tools::trim(line);
     if (t == "// @solution") inside = true;
     else if (t == "// @end") inside = false;
     else if (inside && t.size() >= 24 && t.rfind("//", 0) != 0) lines.push_back(t);
@@ -308,7 +308,7 @@ TEST_CASE("a grader that cannot grade, or a wrong setting, still gives a results
   fs::remove_all(root / "results");
   const std::vector<std::string> env = env_for(root);
   const std::string source = (root / "source").string();
-  lab::RunResult r = run_tool({"build/host/gradescope", "--root", root.string(), "--rubric", "no-such-rubric.txt"}, env, source);
+  tools::RunResult r = run_tool({"build/host/gradescope", "--root", root.string(), "--rubric", "no-such-rubric.txt"}, env, source);
   CHECK(r.exited(0));
   json results = json::parse(read_file((root / "results" / "results.json").string()), nullptr, false);
   check_format(results, 0);
@@ -328,7 +328,7 @@ TEST_CASE("a grader that cannot grade, or a wrong setting, still gives a results
 TEST_CASE("make gradescope refuses a setting Gradescope does not know, or a lab that is not there") {
   for (const char* setting : {"VISIBILITY=sometimes", "LAB=99", "TIMEOUT=soon"}) {
     CAPTURE(setting);
-    const lab::RunResult r = run_tool({"make", "--no-print-directory", "gradescope", setting, "GRADESCOPE_OUT=build/test/gradescope-refused"});
+    const tools::RunResult r = run_tool({"make", "--no-print-directory", "gradescope", setting, "GRADESCOPE_OUT=build/test/gradescope-refused"});
     CHECK(r.exited(2));
     CHECK(contains(r.output, "make gradescope: "));
     CHECK_FALSE(fs::exists("build/test/gradescope-refused/autograder.zip"));

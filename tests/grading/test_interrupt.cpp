@@ -14,15 +14,15 @@
 #include <string>
 #include <vector>
 
-#include "common/subprocess.h"
-#include "common/text.h"
 #include "grading/core/interrupt.h"
 #include "tests/lab_programs.h"
+#include "tools/subprocess.h"
+#include "tools/text.h"
 
 namespace {
 
 using lab_test::read_file;
-using text::contains;
+using tools::contains;
 
 void append(const std::string& path, const std::string& line) { std::ofstream(path, std::ios::app) << line << "\n"; }
 
@@ -117,10 +117,10 @@ TEST_CASE("an interrupted grading ends what it started, removes its scratch fold
     // setsid: the grader in a process group of its own, which run_command does not kill with the
     // shell's once the shell is gone.
     const std::string script = how == "SIGINT" ? "timeout -s INT 4 " + grade : "setsid " + grade + " & sleep 4; kill -KILL $$";
-    lab::RunOptions options;
+    tools::RunOptions options;
     options.env = {"TMPDIR=" + tmp};
     options.timeout_s = 300;
-    const lab::RunResult r = lab::run_command({"bash", "-c", script}, options);
+    const tools::RunResult r = tools::run_command({"bash", "-c", script}, options);
     CAPTURE(r.output);
     // The SIGTERM case's grader outlives the shell by its cleanup: wait for its report.
     std::string results;
@@ -133,9 +133,9 @@ TEST_CASE("an interrupted grading ends what it started, removes its scratch fold
     for (const auto& e : std::filesystem::directory_iterator(tmp)) {
       if (e.path().filename().string().rfind("grade-", 0) == 0) scratch.push_back(e.path().string());
     }
-    CHECK_MESSAGE(scratch.empty(), text::joined(scratch));
+    CHECK_MESSAGE(scratch.empty(), tools::joined(scratch));
     const std::vector<std::string> left = processes_in(tmp);
-    CHECK_MESSAGE(left.empty(), text::joined(left));
+    CHECK_MESSAGE(left.empty(), tools::joined(left));
     std::filesystem::remove_all(tmp);
     std::filesystem::remove_all(build);
   }

@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "common/subprocess.h"
+#include "tools/subprocess.h"
 #ifndef GRADE_CLASS_MISSING
 #include "grading/course/class/csv.h"
 #include "grading/course/class/gradebook.h"
@@ -165,14 +165,14 @@ TEST_CASE("a class graded with a due time: on time, late by its file's time, lat
   put(subs / "meta" / "submission_metadata.json", R"({"id": 1, "created_at": "2026-12-02T01:00:00.123456+01:00"})");
   put(dir / "packed" / "labs" / lab_file, solution);
   set_mtime(dir / "packed" / "labs" / lab_file, kDue + 7 * kDay);  // a week: 70 %, capped at 50 %
-  REQUIRE(lab::run_command({"tar", "-czf", (subs / "packed.tar.gz").string(), "-C", (dir / "packed").string(), "labs"}).exited(0));
+  REQUIRE(tools::run_command({"tar", "-czf", (subs / "packed.tar.gz").string(), "-C", (dir / "packed").string(), "labs"}).exited(0));
   put(dir / "rubric.txt", late_rubric("2026-12-01 23:59 +01:00"));
 
-  lab::RunOptions options;
+  tools::RunOptions options;
   options.timeout_s = 600;
-  const lab::RunResult r = lab::run_command({"build/host/grade-class", "--submissions", subs.string(), "--out", (dir / "out").string(), "--lab",
-                                             "01", "--rubric", (dir / "rubric.txt").string(), "--backend", "cpu", "--seed", "77",
-                                             "--jobs", "2", "--build-dir", "build/grade-tests"},
+  const tools::RunResult r = tools::run_command({"build/host/grade-class", "--submissions", subs.string(), "--out", (dir / "out").string(), "--lab",
+                                                 "01", "--rubric", (dir / "rubric.txt").string(), "--backend", "cpu", "--seed", "77",
+                                                 "--jobs", "2", "--build-dir", "build/grade-tests"},
                                             options);
   INFO(r.output);
   REQUIRE(r.exited(0));

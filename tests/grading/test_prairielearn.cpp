@@ -27,9 +27,9 @@
 #include "grading/course/prairielearn/results.h"
 #endif
 
-#include "common/subprocess.h"
 #include "tests/grading/grade_class_tests.h"
 #include "tests/lab_programs.h"
+#include "tools/subprocess.h"
 
 namespace {
 
@@ -46,7 +46,7 @@ const fs::path& made() {
   static const fs::path out = [] {
     const fs::path dir = fs::absolute("build/test/prairielearn");
     fs::remove_all(dir);
-    const lab::RunResult r = run_tool({"make", "--no-print-directory", "prairielearn", "LAB=01", "IMAGE=" + kImage,
+    const tools::RunResult r = run_tool({"make", "--no-print-directory", "prairielearn", "LAB=01", "IMAGE=" + kImage,
                                   "RUBRIC=tests/fixtures/rubric-fast.txt", "PRAIRIELEARN_OUT=" + (dir / "out").string()});
     INFO(r.output);
     REQUIRE(r.exited(0));
@@ -73,7 +73,7 @@ json autograde(const std::vector<std::pair<std::string, std::string>>& files) {
   std::vector<std::string> env = {"PRAIRIELEARN_ROOT=" + root.string(), "GRADE_BUILD=" + fs::absolute("build/grade-tests").string(),
                                   "PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"};
   for (const auto& [name, value] : info["externalGradingOptions"]["environment"].items()) env.push_back(name + "=" + value.get<std::string>());
-  const lab::RunResult r = run_tool(argv, env);
+  const tools::RunResult r = run_tool(argv, env);
   INFO(r.output);
   CHECK(r.exited(0));
   const json results = json::parse(read_file((root / "results" / "results.json").string()), nullptr, false);
@@ -216,7 +216,7 @@ TEST_CASE("make prairielearn refuses a setting PrairieLearn cannot take, or a la
     CAPTURE(settings.front());
     std::vector<std::string> argv = {"make", "--no-print-directory", "prairielearn", "PRAIRIELEARN_OUT=build/test/prairielearn-refused"};
     argv.insert(argv.end(), settings.begin(), settings.end());
-    const lab::RunResult r = run_tool(argv);
+    const tools::RunResult r = run_tool(argv);
     CHECK(r.exited(2));
     CHECK(contains(r.output, "make prairielearn: "));
     CHECK_FALSE(fs::exists("build/test/prairielearn-refused/questions"));

@@ -16,16 +16,16 @@
 #include <fstream>
 #include <string>
 
-#include "common/subprocess.h"
-#include "common/text.h"
 #include "cpusim/tests/source_line.h"
 #include "grading/core/kernel_counts.h"
 #include "grading/student/profile_report.h"
 #include "tests/lab_programs.h"
+#include "tools/subprocess.h"
+#include "tools/text.h"
 
 namespace {
 
-using text::contains;
+using tools::contains;
 
 std::string write_temp(const std::string& name, const std::string& text) {
   const std::string path = "build/test/" + name;
@@ -168,18 +168,18 @@ TEST_CASE("profile --compare: the model's figures against ncu's, each within 10%
   };
   // The model's 32 ways against ncu's 32: within 10%.
   const std::string model = write_temp("compare-model.log", log(32 * 2097152.0));
-  lab::RunResult r = lab::run_command({"build/host/profile", "--compare", "--cpu", model, "--gpu", ncu, "--label", "unpadded"});
+  tools::RunResult r = tools::run_command({"build/host/profile", "--compare", "--cpu", model, "--gpu", ncu, "--label", "unpadded"});
   CHECK_MESSAGE(r.exited(0), r.output);
   CHECK_MESSAGE(contains(r.output, "shared load bank-conflict ways"), r.output);
-  CHECK_MESSAGE(text::count_of(r.output, " yes\n") == 6, r.output);
+  CHECK_MESSAGE(tools::count_of(r.output, " yes\n") == 6, r.output);
   // A model that saw no conflict: outside, exit 1.
   const std::string wrong = write_temp("compare-wrong.log", log(2097152.0));
-  r = lab::run_command({"build/host/profile", "--compare", "--cpu", wrong, "--gpu", ncu});
+  r = tools::run_command({"build/host/profile", "--compare", "--cpu", wrong, "--gpu", ncu});
   CHECK_MESSAGE(r.exited(1), r.output);
   CHECK_MESSAGE(contains(r.output, "shared load wavefronts per request"), r.output);
-  CHECK_MESSAGE(text::count_of(r.output, " NO\n") == 2, r.output);  // wavefronts per request, and ways
+  CHECK_MESSAGE(tools::count_of(r.output, " NO\n") == 2, r.output);  // wavefronts per request, and ways
   // A file that is not there: could not compare.
-  r = lab::run_command({"build/host/profile", "--compare", "--cpu", "build/test/no-such.log", "--gpu", ncu});
+  r = tools::run_command({"build/host/profile", "--compare", "--cpu", "build/test/no-such.log", "--gpu", ncu});
   CHECK_MESSAGE(r.exited(2), r.output);
   for (const std::string& p : {ncu, model, wrong}) std::remove(p.c_str());
 }
@@ -189,10 +189,10 @@ TEST_CASE("profile --compare: the model's figures against ncu's, each within 10%
 TEST_CASE("a GPU's findings name the line Nsight Compute's source counters point at") {
   const std::string ncu = write_temp("findings-ncu.csv", kHeader + unpadded_launch(0));
   const std::string page = "build/test/findings-page.html";
-  lab::RunResult r = lab::run_command({"build/host/profile", "--backend", "gpu", "--counts", ncu});
+  tools::RunResult r = tools::run_command({"build/host/profile", "--backend", "gpu", "--counts", ncu});
   CHECK_MESSAGE(contains(r.output, "transpose_kernel (Nsight Compute names no line; BACKEND=cpu does): each warp's shared load takes 32.0"), r.output);
-  r = lab::run_command({"build/host/profile", "--backend", "gpu", "--counts", ncu, "--source-csv",
-                        "tests/fixtures/ncu-source-unpadded-h200.csv", "--page", page});
+  r = tools::run_command({"build/host/profile", "--backend", "gpu", "--counts", ncu, "--source-csv",
+                          "tests/fixtures/ncu-source-unpadded-h200.csv", "--page", page});
   CHECK_MESSAGE(r.exited(0), r.output);
   // The fixture's paths are the GPU machine's checkout, /work/main: outside this one they stay whole.
   CHECK_MESSAGE(contains(r.output, "/work/main/build/variants/unpadded/04_transpose/transpose.cu:115: each warp's shared load takes 32.0 wavefronts"),
@@ -208,9 +208,9 @@ TEST_CASE("findings from the CPU backend's counts name their source lines" * doc
   REQUIRE_MESSAGE(std::ifstream(program).good(), program << " is not built (make cpusim-suite)");
   const std::string log = "build/test/profile-access-patterns.log";
   std::remove(log.c_str());
-  lab::RunOptions options;
+  tools::RunOptions options;
   options.env = {"CPUSIM_LAUNCH_LOG=" + log};
-  const lab::RunResult r = lab::run_command({program}, options);
+  const tools::RunResult r = tools::run_command({program}, options);
   REQUIRE_MESSAGE(r.exited(0), r.output);
   grade::RunCounts counts = grade::read_launch_log(log);
   CHECK(grade::locate_sites(&counts, std::filesystem::current_path().string()) == "");
@@ -226,7 +226,7 @@ TEST_CASE("findings from the CPU backend's counts name their source lines" * doc
                                ": each warp's shared load takes 32.0 wavefronts where 1.0 would do, a 32-way"));
   CHECK(contains(findings, cpusim_test::line_of(source, "tile[STRIDE * threadIdx.x]") +
                                ": each warp's shared load takes 2.0 wavefronts where 1.0 would do, a 2-way"));
-  CHECK(text::count_of(findings, "bank conflict:") == 2);  // not the broadcast, nor the padded column
-  CHECK(text::count_of(findings, "sectors of 32 bytes where") == 1);
+  CHECK(tools::count_of(findings, "bank conflict:") == 2);  // not the broadcast, nor the padded column
+  CHECK(tools::count_of(findings, "sectors of 32 bytes where") == 1);
   std::remove(log.c_str());
 }

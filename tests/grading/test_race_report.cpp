@@ -5,8 +5,8 @@
 
 #include <string>
 
-#include "common/text.h"
 #include "grading/core/race_report.h"
+#include "tools/text.h"
 
 namespace {
 
@@ -57,21 +57,21 @@ SUMMARY: ThreadSanitizer: data race labs/02_matmul_tiled/matmul_tiled.cu:88 in v
 TEST_SUITE("race report") {
 
 TEST_CASE("a race between blocks: both threads, both lines of the student's file, and the atomic that orders them") {
-  const std::string text = text::joined(grade::races_in_plain_words(kBlocks, "dot_reduction.cu"));
+  const std::string text = tools::joined(grade::races_in_plain_words(kBlocks, "dot_reduction.cu"));
   CAPTURE(text);
-  CHECK(text::contains(text, "a race on 4 bytes: CUDA block (0,0,0) thread (0,0,0) reads them at dot_reduction.cu:119 "
+  CHECK(tools::contains(text, "a race on 4 bytes: CUDA block (0,0,0) thread (0,0,0) reads them at dot_reduction.cu:119 "
                              "while CUDA block (1,0,0) thread (0,0,0) wrote them at dot_reduction.cu:119"));
-  CHECK(text::contains(text, "atomicAdd"));
-  CHECK_FALSE(text::contains(text, "build/"));
-  CHECK_FALSE(text::contains(text, "scheduler.cpp"));
+  CHECK(tools::contains(text, "atomicAdd"));
+  CHECK_FALSE(tools::contains(text, "build/"));
+  CHECK_FALSE(tools::contains(text, "scheduler.cpp"));
 }
 
 TEST_CASE("a race inside one block: the student's line, not the runtime's, and the barrier that orders them") {
-  const std::string text = text::joined(grade::races_in_plain_words(kOneBlock, "matmul_tiled.cu"));
+  const std::string text = tools::joined(grade::races_in_plain_words(kOneBlock, "matmul_tiled.cu"));
   CAPTURE(text);
-  CHECK(text::contains(text, "CUDA block (2,1,0) thread (5,0,0) writes them at matmul_tiled.cu:88 while "
+  CHECK(tools::contains(text, "CUDA block (2,1,0) thread (5,0,0) writes them at matmul_tiled.cu:88 while "
                              "CUDA block (2,1,0) thread (6,3,0) read them at matmul_tiled.cu:95"));
-  CHECK(text::contains(text, "__syncthreads()"));
+  CHECK(tools::contains(text, "__syncthreads()"));
 }
 
 TEST_CASE("a report with no race it can read gives nothing, so that the raw lines are shown instead") {

@@ -20,10 +20,10 @@
 #include <string>
 #include <thread>
 
-#include "common/subprocess.h"
 #include "grading/core/cannot_grade.h"
 #include "grading/core/sandbox.h"
 #include "tests/lab_programs.h"
+#include "tools/subprocess.h"
 
 namespace {
 
@@ -55,11 +55,11 @@ struct Run {
   ~Run() { fs::remove_all(work); }
 
   // Compiles TEXT as the student's file, fenced or not; what the compiler said, and whether it built.
-  lab::RunResult compile(const std::string& text, bool fenced) const {
+  tools::RunResult compile(const std::string& text, bool fenced) const {
     std::ofstream(copies + "/lab.cpp") << text;
     fs::remove(obj + "/lab.o");
     const std::vector<std::string> argv = {"g++", "-c", copies + "/lab.cpp", "-o", obj + "/lab.o"};
-    return fenced ? sandbox.run(sandbox.wrap_build(argv, 60, {copies, obj})) : lab::run_command(argv);
+    return fenced ? sandbox.run(sandbox.wrap_build(argv, 60, {copies, obj})) : tools::run_command(argv);
   }
 };
 
@@ -73,18 +73,18 @@ TEST_CASE("a student's build cannot read the solution, by .incbin or any other p
   REQUIRE(run.sandbox.namespaces);
   const std::string solution = fs::absolute("solutions/01_matmul_naive/matmul_naive.cu").string();
   // The attack works where nothing fences the build: the solution's text lands in the object.
-  const lab::RunResult open = run.compile(incbin(solution), false);
+  const tools::RunResult open = run.compile(incbin(solution), false);
   REQUIRE(open.exited(0));
-  CHECK(contains(lab::run_command({"strings", run.obj + "/lab.o"}).output, "matmul_naive"));
+  CHECK(contains(tools::run_command({"strings", run.obj + "/lab.o"}).output, "matmul_naive"));
   // Fenced: by its absolute path, by the path relative to the checkout, where make runs the compiler.
   for (const std::string& path : {solution, std::string("solutions/01_matmul_naive/matmul_naive.cu"), fs::absolute(".git/HEAD").string()}) {
     CAPTURE(path);
-    const lab::RunResult r = run.compile(incbin(path), true);
+    const tools::RunResult r = run.compile(incbin(path), true);
     CHECK_FALSE(r.exited(0));
     CHECK(contains(r.output, "file not found"));
   }
   // What the student's own file and the system's headers are stays readable.
-  const lab::RunResult fair = run.compile("#include <cmath>\n#include <vector>\n" + incbin(run.copies + "/lab.cpp"), true);
+  const tools::RunResult fair = run.compile("#include <cmath>\n#include <vector>\n" + incbin(run.copies + "/lab.cpp"), true);
   CAPTURE(fair.output);
   CHECK(fair.exited(0));
 }
@@ -99,7 +99,7 @@ TEST_CASE("a student's build cannot read what only the grader's user may read" *
   std::ofstream(secret) << "the grader's own\n";
   chmod(secret.c_str(), 0600);
   CHECK(run.compile(incbin(secret), false).exited(0));
-  const lab::RunResult r = run.compile(incbin(secret), true);
+  const tools::RunResult r = run.compile(incbin(secret), true);
   CHECK_FALSE(r.exited(0));
   fs::remove(secret);
 }
@@ -108,7 +108,7 @@ TEST_CASE("a compiler that reads /dev/zero stops at the build's memory limit, in
   const Run run;
   REQUIRE(run.sandbox.limits);
   const auto start = std::chrono::steady_clock::now();
-  const lab::RunResult r = run.compile("#include \"/dev/zero\"\n", true);
+  const tools::RunResult r = run.compile("#include \"/dev/zero\"\n", true);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   CAPTURE(r.output);
   CHECK_FALSE(r.exited(0));
@@ -127,10 +127,10 @@ TEST_CASE("a student's build writes its own folders only: the kept build folder'
   fs::create_directories(harness);
   std::ofstream(harness + "/lab_main.o") << "the grader's object\n";
   auto fenced_sh = [&](const std::string& script) {
-    return lab::run_command(run.sandbox.wrap_build({"sh", "-c", script}, 60, {run.copies, run.obj}));
+    return tools::run_command(run.sandbox.wrap_build({"sh", "-c", script}, 60, {run.copies, run.obj}));
   };
   CHECK(fenced_sh("echo mine > '" + run.obj + "/lab.o'").exited(0));
-  const lab::RunResult planted = fenced_sh("echo planted > '" + harness + "/lab_main.o'");
+  const tools::RunResult planted = fenced_sh("echo planted > '" + harness + "/lab_main.o'");
   CHECK_FALSE(planted.exited(0));
   CHECK(contains(planted.output, "Read-only file system"));
   CHECK_FALSE(fenced_sh("touch '" + run.build + "/new_folder_file'").exited(0));
@@ -159,7 +159,7 @@ TEST_CASE("a run starts though other runs' folders come and go while its fences 
   std::string output;
   // 20 of 100 runs failed before the fix.
   for (int i = 0; i < 50; ++i) {
-    const lab::RunResult r = lab::run_command(run.sandbox.wrap({"true"}, 30, false, {mine}));
+    const tools::RunResult r = tools::run_command(run.sandbox.wrap({"true"}, 30, false, {mine}));
     if (!r.exited(0)) ++failed, output = r.output;
   }
   done = true;
@@ -177,7 +177,7 @@ TEST_CASE("a file to hide reads as empty inside the fences: a class's download, 
   const std::vector<std::string> cat = {"cat", download.string()};
   CHECK(run.sandbox.run(run.sandbox.wrap(cat, 30, false, {run.copies})).output == "every student's code");
   run.sandbox.hide = {download.string()};
-  const lab::RunResult hidden = run.sandbox.run(run.sandbox.wrap(cat, 30, false, {run.copies}));
+  const tools::RunResult hidden = run.sandbox.run(run.sandbox.wrap(cat, 30, false, {run.copies}));
   fs::remove(download);
   CHECK(hidden.exited(0));
   CHECK(hidden.output == "");
@@ -189,7 +189,7 @@ TEST_CASE("fences that cannot be set up are the grader's failure, and a student 
   REQUIRE(run.sandbox.namespaces);
   // A student's program may exit 126, the status of a failed mount, and print what it likes:
   // its fences were up, so the run is its own, with its own output.
-  const lab::RunResult own = run.sandbox.run(run.sandbox.wrap({"sh", "-c", "echo mine; exit 126"}, 30, false, {run.copies}));
+  const tools::RunResult own = run.sandbox.run(run.sandbox.wrap({"sh", "-c", "echo mine; exit 126"}, 30, false, {run.copies}));
   CHECK(own.exited(126));
   CHECK(own.output == "mine\n");
   // A build folder that is not there cannot be made read-only: the mount fails before the
@@ -253,20 +253,20 @@ TEST_CASE("one grading's student program cannot kill another grading's: kill -KI
   };
   auto attack = [&a](const Run& victim) {
     const std::string uid = std::to_string(victim.sandbox.student->uid());
-    for (int i = 0; i < 100 && !lab::run_command({"pgrep", "-u", uid, "-x", "sleep"}).exited(0); ++i) {
+    for (int i = 0; i < 100 && !tools::run_command({"pgrep", "-u", uid, "-x", "sleep"}).exited(0); ++i) {
       std::this_thread::sleep_for(std::chrono::milliseconds(100));
     }
-    const lab::RunResult r = a.sandbox.run(a.sandbox.wrap({"sh", "-c", "kill -KILL -1"}, 30, false, {a.copies}));
+    const tools::RunResult r = a.sandbox.run(a.sandbox.wrap({"sh", "-c", "kill -KILL -1"}, 30, false, {a.copies}));
     CAPTURE(r.output);
     CHECK(r.exited(0));
   };
-  std::future<lab::RunResult> other = sleeper(b);
+  std::future<tools::RunResult> other = sleeper(b);
   attack(b);
-  const lab::RunResult spared = other.get();
+  const tools::RunResult spared = other.get();
   CAPTURE(spared.output);
   CHECK(spared.exited(0));
-  std::future<lab::RunResult> own = sleeper(a);
+  std::future<tools::RunResult> own = sleeper(a);
   attack(a);
-  const lab::RunResult killed = own.get();
+  const tools::RunResult killed = own.get();
   CHECK(killed.signal == SIGKILL);
 }

@@ -23,9 +23,9 @@
 #include "grading/course/class/similarity.h"
 #endif
 
-#include "common/subprocess.h"
 #include "tests/grading/grade_class_tests.h"
 #include "tests/lab_programs.h"
+#include "tools/subprocess.h"
 
 namespace {
 
@@ -35,7 +35,7 @@ using lab_test::kNoGradeClass;
 using lab_test::put;
 using lab_test::read_file;
 
-const bool kNoDetector = !lab::run_command({"build/similarity-env/bin/python3", "-c", "import copydetect"}).exited(0);
+const bool kNoDetector = !tools::run_command({"build/similarity-env/bin/python3", "-c", "import copydetect"}).exited(0);
 
 const std::map<std::string, std::string> kFiles = {{"01_matmul_naive", "matmul_naive.cu"}, {"02_matmul_tiled", "matmul_tiled.cu"},
                                                    {"03_matmul_register", "matmul_register.cu"}, {"04_transpose", "transpose.cu"},
@@ -46,7 +46,7 @@ const std::map<std::string, std::string> kRoutes = {{"01_matmul_naive", "rows_on
                                                     {"05_dot_reduction", "reduction_ladder"}};
 
 std::string made(const std::string& list, const std::string& name) {
-  const lab::RunResult r = lab::run_command({"scripts/make-variant", list, name});
+  const tools::RunResult r = tools::run_command({"scripts/make-variant", list, name});
   REQUIRE_MESSAGE(r.exited(0), r.output);
   return r.output;
 }
@@ -69,13 +69,13 @@ void make_class(const fs::path& dir) {
   }
 }
 
-lab::RunResult similarity_only(const fs::path& dir, const std::vector<std::string>& env = {}, const std::string& cwd = "") {
-  lab::RunOptions options;
+tools::RunResult similarity_only(const fs::path& dir, const std::vector<std::string>& env = {}, const std::string& cwd = "") {
+  tools::RunOptions options;
   options.timeout_s = 300;
   options.env = env;
   options.cwd = cwd;
-  return lab::run_command({fs::absolute("build/host/grade-class").string(), "--similarity-only", "--submissions",
-                           (dir / "submissions").string(), "--out", (dir / "out").string()},
+  return tools::run_command({fs::absolute("build/host/grade-class").string(), "--similarity-only", "--submissions",
+                             (dir / "submissions").string(), "--out", (dir / "out").string()},
                           options);
 }
 
@@ -89,7 +89,7 @@ const json& report(std::string* output = nullptr) {
     const fs::path dir = fs::absolute("build/test/similarity");
     fs::remove_all(dir);
     make_class(dir);
-    const lab::RunResult r = similarity_only(dir);
+    const tools::RunResult r = similarity_only(dir);
     printed = r.output;
     INFO(r.output);
     REQUIRE(r.exited(0));
@@ -222,7 +222,7 @@ TEST_CASE("without the detector, make similarity says how to install it and exit
   fs::copy_file("labs.txt", dir / "checkout" / "labs.txt");
   fs::copy_file("scripts/similarity", dir / "checkout" / "scripts" / "similarity");
   fs::create_directory_symlink(fs::absolute("labs"), dir / "checkout" / "labs");
-  const lab::RunResult r = similarity_only(dir, {"PATH=/usr/bin:/bin"}, (dir / "checkout").string());
+  const tools::RunResult r = similarity_only(dir, {"PATH=/usr/bin:/bin"}, (dir / "checkout").string());
   CAPTURE(r.output);
   CHECK(r.exited(2));
   CHECK(contains(r.output, "similarity: not made (grading is not affected): "));

@@ -18,9 +18,9 @@
 #include <thread>
 #include <vector>
 
-#include "common/subprocess.h"
 #include "grading/core/progress.h"
 #include "tests/lab_programs.h"
+#include "tools/subprocess.h"
 
 namespace {
 
@@ -192,18 +192,18 @@ TEST_CASE("make status keeps each lab's best and latest run, per folder, across 
   fs::create_directories(copy + "/build");
   REQUIRE(lab_test::copy_checkout(copy));
   lab_test::reuse_builds(copy);
-  lab::RunOptions options;
+  tools::RunOptions options;
   options.cwd = copy;
   options.timeout_s = 900;
   options.env = {"MAKEFLAGS=", "MAKELEVEL="};  // makes of their own, not jobs of the tests' make
   auto make = [&](const std::vector<std::string>& args) {
     std::vector<std::string> argv = {"make", "-s", "--no-print-directory"};
     argv.insert(argv.end(), args.begin(), args.end());
-    return lab::run_command(argv, options);
+    return tools::run_command(argv, options);
   };
   // make grade and make check, like tests, fail below full marks: the grader's exit status 1.
   auto grade_lab = [&](const std::string& target, const std::string& lab, const std::string& src) {
-    const lab::RunResult r = make({target, "LAB=" + lab, "SRC=" + src, "BACKEND=cpu", "RUBRIC=tests/fixtures/rubric-fast.txt"});
+    const tools::RunResult r = make({target, "LAB=" + lab, "SRC=" + src, "BACKEND=cpu", "RUBRIC=tests/fixtures/rubric-fast.txt"});
     CAPTURE(r.output);
     if (!contains(r.output, "Score: 8/8")) {
       CHECK_FALSE(r.exited(0));
@@ -218,7 +218,7 @@ TEST_CASE("make status keeps each lab's best and latest run, per folder, across 
   const std::string skeleton01 = lab_test::read_file(lab01);
 
   // No history yet: how to start.
-  const lab::RunResult fresh = make({"status"});
+  const tools::RunResult fresh = make({"status"});
   CAPTURE(fresh.output);
   CHECK(fresh.exited(0));
   CHECK(contains(fresh.output, "No make grade or make check run of labs is recorded yet."));
@@ -232,7 +232,7 @@ TEST_CASE("make status keeps each lab's best and latest run, per folder, across 
   std::ofstream(lab01) << skeleton01;
   CHECK(contains(grade_lab("grade", "01", "labs"), "Score: 0/8"));
 
-  const lab::RunResult status = make({"status"});
+  const tools::RunResult status = make({"status"});
   CAPTURE(status.output);
   REQUIRE(status.exited(0));
   CHECK(contains(status.output, "Progress of labs (3 runs of make grade and make check, build/progress/labs-"));
@@ -253,14 +253,14 @@ TEST_CASE("make status keeps each lab's best and latest run, per folder, across 
 
   // The solutions' run is theirs alone: labs/ keeps its latest (0/8), solutions/ gets a history.
   CHECK(contains(grade_lab("grade", "01", "solutions"), "Score: 8/8"));
-  const lab::RunResult solutions = make({"status", "SRC=solutions"});
+  const tools::RunResult solutions = make({"status", "SRC=solutions"});
   CAPTURE(solutions.output);
   CHECK(contains(solutions.output, "Progress of solutions (1 run of make grade and make check, build/progress/solutions-"));
   CHECK(line_of(solutions.output, "  lab 01 ").find("done (best 8/8 on ") != std::string::npos);
   CHECK_FALSE(contains(solutions.output, "last run"));
   CHECK(contains(line_of(solutions.output, "  lab 02 "), "not graded yet"));
   CHECK(contains(solutions.output, "make check LAB=02 SRC=solutions after each edit"));
-  const lab::RunResult again = make({"status"});
+  const tools::RunResult again = make({"status"});
   CAPTURE(again.output);
   CHECK(again.output == status.output);
 
@@ -270,7 +270,7 @@ TEST_CASE("make status keeps each lab's best and latest run, per folder, across 
   const std::string history = found.gl_pathv[0];
   globfree(&found);
   std::ofstream(history, std::ios::app) << "not a line of history\n2026-11-25 11:08:06\t01_matmul_naive\tgra";
-  const lab::RunResult corrupt = make({"status"});
+  const tools::RunResult corrupt = make({"status"});
   CAPTURE(corrupt.output);
   CHECK(corrupt.exited(0));
   CHECK(contains(corrupt.output, "history.tsv:6: expected 8 or more fields separated by tabs"));
@@ -286,7 +286,7 @@ TEST_CASE("make status keeps each lab's best and latest run, per folder, across 
     lines << grade::format_line(done) << "\n";
   }
   lines.close();
-  const lab::RunResult stepped = make({"status"});
+  const tools::RunResult stepped = make({"status"});
   CAPTURE(stepped.output);
   CHECK(contains(line_of(stepped.output, "    step 1 (1d) "), "done (best 6/6 on 2026-11-26 10:00)"));
   CHECK(contains(line_of(stepped.output, "    step 2 (2d) "), "not started"));

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "common/subprocess.h"
 #include "grading/core/submission.h"
+#include "tools/subprocess.h"
 
 namespace {
 
@@ -41,12 +41,12 @@ TEST_CASE("a build that read the student's copies and allowed headers read nothi
 }
 
 TEST_CASE("nvcc lists the file a #line names among what it read, and that file is the student's" *
-          doctest::skip(!lab::run_command({"sh", "-c", "command -v nvcc"}).exited(0))) {
+          doctest::skip(!tools::run_command({"sh", "-c", "command -v nvcc"}).exited(0))) {
   // make compiles a copy of the private copy whose #line names the private copy (mk/labs.mk);
   // nvcc's dependency file lists both (g++'s only the first), and neither is foreign.
   const std::string copy = fs::absolute(write("named.cu", "__global__ void k() {}\n")).string();
   const std::string compiled = write("lined.cu", "#line 1 \"" + copy + "\"\n__global__ void k() {}\n");
-  const lab::RunResult r = lab::run_command({"nvcc", "-c", compiled, "-o", kDir + "/lined.o", "-MD"});
+  const tools::RunResult r = tools::run_command({"nvcc", "-c", compiled, "-o", kDir + "/lined.o", "-MD"});
   REQUIRE_MESSAGE(r.exited(0), r.output);
   std::ifstream in(kDir + "/lined.d");
   const std::string deps((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());

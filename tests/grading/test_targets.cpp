@@ -14,12 +14,12 @@
 #include <vector>
 
 #include "common/problems.h"
-#include "common/subprocess.h"
 #include "common/targets.h"
 #include "grading/core/kept_times.h"
 #include "grading/core/rubric.h"
 #include "grading/core/targets.h"
 #include "tests/lab_programs.h"
+#include "tools/subprocess.h"
 
 namespace {
 
@@ -59,13 +59,13 @@ grade::Rubric read_rubric() {
 }
 
 // The grader on lab 01 with ARGS added, in a report folder of its own.
-lab::RunResult run_grader(const std::vector<std::string>& args) {
+tools::RunResult run_grader(const std::vector<std::string>& args) {
   std::vector<std::string> argv = {"build/host/grade", "--src", "labs", "--lab", "01", "--out",
                                    "build/targets-test-reports/" + std::to_string(getpid())};
   argv.insert(argv.end(), args.begin(), args.end());
-  lab::RunOptions options;
+  tools::RunOptions options;
   options.timeout_s = 120;
-  return lab::run_command(argv, options);
+  return tools::run_command(argv, options);
 }
 
 }  // namespace
@@ -242,11 +242,11 @@ TEST_CASE("a GPU's solution times are kept within a class's run only (its token)
 TEST_CASE("the grader refuses a malformed targets file, and a record run without a GPU, before it builds anything") {
   const std::string bad = fs::temp_directory_path() / ("targets-" + std::to_string(getpid()) + ".txt");
   std::ofstream(bad) << "NVIDIA H100 80GB HBM3\t01_matmul_naive\n";
-  const lab::RunResult malformed = run_grader({"--backend", "cpu", "--targets", bad});
+  const tools::RunResult malformed = run_grader({"--backend", "cpu", "--targets", bad});
   CAPTURE(malformed.output);
   CHECK(malformed.exited(2));
   CHECK(contains(malformed.output, bad + ":1: a target has 8 fields"));
-  const lab::RunResult record = run_grader({"--backend", "cpu", "--record-targets"});
+  const tools::RunResult record = run_grader({"--backend", "cpu", "--record-targets"});
   CAPTURE(record.output);
   CHECK(record.exited(2));
   CHECK(contains(record.output, "--record-targets times the solutions on a GPU"));

@@ -8,8 +8,8 @@
 #include <fstream>
 #include <string>
 
-#include "common/text.h"
 #include "grading/core/technique.h"
+#include "tools/text.h"
 
 namespace {
 
@@ -26,7 +26,7 @@ grade::Traffic traffic(double load_bytes, double load_sectors, double store_byte
   return t;
 }
 
-using text::joined;
+using tools::joined;
 
 std::string write_temp(const std::string& name, const std::string& text) {
   const std::string path = "build/test/" + name;

@@ -77,7 +77,7 @@ BenchReport sample() {
 
 using lab_test::contains;
 
-using text::count_of;
+using tools::count_of;
 
 // Each part must occur in TEXT; a failure names the part that is missing.
 void check_contains_each(const std::string& text, const std::vector<std::string>& parts) {
@@ -253,7 +253,7 @@ const bool kNoBenchProgram = access("build/gpu/bin/bench", X_OK) != 0;
 TEST_CASE("the bench program without a GPU says what it needs and exits 2" * doctest::skip(kNoBenchProgram)) {
   const std::string program = "build/gpu/bin/bench";
   // On a machine with a GPU, the unknown lab stops it before it runs anything.
-  const lab::RunResult r = lab_test::run(program, {"--labs", "none", "--out", "build/test/bench"});
+  const tools::RunResult r = lab_test::run(program, {"--labs", "none", "--out", "build/test/bench"});
   CAPTURE(r.output);
   CHECK_MESSAGE(r.exited(2), r.describe());
   if (contains(r.output, "no CUDA GPU found")) {

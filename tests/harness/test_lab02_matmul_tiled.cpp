@@ -33,8 +33,8 @@ TEST_CASE("a missing __syncthreads is caught by one of two schedules" * doctest:
 // mistake (which "almost every element is wrong" would say of a missing second barrier).
 TEST_CASE("make run calls a missing barrier a race" * doctest::skip(lab_test::kNoSolutions)) {
   REQUIRE((lab_test::have_solutions() && lab_test::testing_cpu_backend()));
-  const lab::RunResult r = lab::run_command({lab_test::corpus_program("cpu", "no_second_sync_02", "02_matmul_tiled"), "--m", "65",
-                                             "--n", "70", "--k", "40", "--no-time", "--no-edges"});
+  const tools::RunResult r = tools::run_command({lab_test::corpus_program("cpu", "no_second_sync_02", "02_matmul_tiled"), "--m", "65",
+                                                 "--n", "70", "--k", "40", "--no-time", "--no-edges"});
   CAPTURE(r.output);
   CHECK(r.exited(1));
   CHECK(lab_test::contains(r.output, "the result changes when the kernel runs again on the same inputs"));

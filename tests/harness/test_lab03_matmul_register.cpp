@@ -74,10 +74,10 @@ TEST_CASE("step 3 splits K when C has fewer tiles than the GPU has SMs, and adds
       std::vector<std::string> argv = {lab_test::program("cpu", lab_test::kSolutions, "03_matmul_register")};
       argv.insert(argv.end(), c.shape.args.begin(), c.shape.args.end());
       argv.insert(argv.end(), {"--no-time", "--no-edges"});
-      lab::RunOptions options;
+      tools::RunOptions options;
       options.timeout_s = 120;
       options.env = {"CPUSIM_THREADS=" + c.threads, "CPUSIM_LAUNCH_LOG=/dev/stdout"};
-      const lab::RunResult r = lab::run_command(argv, options);
+      const tools::RunResult r = tools::run_command(argv, options);
       CAPTURE(r.output);
       CHECK_MESSAGE(r.exited(0), r.describe());
       CHECK(contains(r.output, "check    PASS"));
@@ -114,10 +114,10 @@ TEST_CASE("the strassen stretch variant is right at every depth of Strassen's al
         std::vector<std::string> argv = {lab_test::program("cpu", "build_variants_strassen", "03_matmul_register")};
         argv.insert(argv.end(), c.shape.args.begin(), c.shape.args.end());
         argv.insert(argv.end(), {"--offset", offset, "--no-time", "--no-edges"});
-        lab::RunOptions options;
+        tools::RunOptions options;
         options.timeout_s = 120;
         options.env = {"CPUSIM_THREADS=1", "CPUSIM_LAUNCH_LOG=/dev/stdout"};
-        const lab::RunResult r = lab::run_command(argv, options);
+        const tools::RunResult r = tools::run_command(argv, options);
         CAPTURE(r.output);
         CHECK_MESSAGE(r.exited(0), r.describe());
         CHECK(contains(r.output, "check    PASS"));
@@ -146,11 +146,11 @@ TEST_CASE("the skeleton fails cleanly at every step" * doctest::skip(lab_test::k
 TEST_CASE("a step is named by its number or its name, and the header says which" * doctest::skip(lab_test::kNoSolutions)) {
   for (const std::string& backend : lab_test::backends()) {
     const std::string program = lab_test::program(backend, lab_test::kSolutions, "03_matmul_register");
-    const lab::RunResult named = lab_test::run(program, {"--step", "1d", "--m", "70", "--n", "66", "--k", "9", "--no-time", "--no-edges"});
+    const tools::RunResult named = lab_test::run(program, {"--step", "1d", "--m", "70", "--n", "66", "--k", "9", "--no-time", "--no-edges"});
     CAPTURE(named.output);
     CHECK(named.exited(0));
     CHECK(contains(named.output, "lab 03 matmul_register_1d (step 1 of 3)\n"));
-    const lab::RunResult last = lab_test::run(program, {"--m", "70", "--n", "66", "--k", "9", "--no-time", "--no-edges"});
+    const tools::RunResult last = lab_test::run(program, {"--m", "70", "--n", "66", "--k", "9", "--no-time", "--no-edges"});
     CHECK(contains(last.output, "lab 03 matmul_register (step 3 of 3)\n"));
     lab_test::check_bad_arguments("03_matmul_register", {"--step", "4"}, "lab 03 has no step '4': its steps are 1 (1d), 2 (2d), 3");
   }

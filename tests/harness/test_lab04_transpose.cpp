@@ -41,10 +41,10 @@ TEST_CASE("a tile stored untransposed, no store guard, a grid rounded down and a
 TEST_CASE("without the load guard the plain run passes, and the AddressSanitizer build names the read" *
           doctest::skip(lab_test::kNoCpuSolutions)) {
   const std::vector<std::string> args = {"--rows", "1111", "--cols", "113", "--no-time"};
-  const lab::RunResult plain = lab_test::run(lab_test::corpus_program("cpu", "no_load_guard_04", "04_transpose"), args);
+  const tools::RunResult plain = lab_test::run(lab_test::corpus_program("cpu", "no_load_guard_04", "04_transpose"), args);
   CAPTURE(plain.output);
   CHECK(plain.exited(0));
-  const lab::RunResult asan = lab_test::run(lab_test::corpus_program("cpu-asan", "no_load_guard_04", "04_transpose"), args);
+  const tools::RunResult asan = lab_test::run(lab_test::corpus_program("cpu-asan", "no_load_guard_04", "04_transpose"), args);
   CAPTURE(asan.output);
   CHECK_FALSE(asan.exited(0));
   CHECK(lab_test::contains(asan.output, "AddressSanitizer: heap-buffer-overflow"));

@@ -39,8 +39,8 @@ TEST_CASE("float4 loads from a start one float past alignment fault, on a GPU an
   // A CPU itself loads 16 bytes from any address: cpusim checks the alignment as a GPU does.
   for (const std::string& backend : lab_test::backends()) {
     CAPTURE(backend);
-    const lab::RunResult r = lab_test::run(lab_test::corpus_program(backend, "misaligned_05", "05_dot_reduction"),
-                                           {"--n", "1025", "--offset", "1", "--no-time"});
+    const tools::RunResult r = lab_test::run(lab_test::corpus_program(backend, "misaligned_05", "05_dot_reduction"),
+                                             {"--n", "1025", "--offset", "1", "--no-time"});
     CAPTURE(r.output);
     CHECK(r.exited(1));
     CHECK(lab_test::contains(r.output, "cudaErrorMisalignedAddress"));
@@ -49,8 +49,8 @@ TEST_CASE("float4 loads from a start one float past alignment fault, on a GPU an
 
 TEST_CASE("block sums added without atomics are a race the ThreadSanitizer build reports" *
           doctest::skip(lab_test::kNoCpuSolutions)) {
-  const lab::RunResult r = lab_test::run(lab_test::corpus_program("cpu-tsan", "no_atomics_05", "05_dot_reduction"),
-                                         {"--n", "100003", "--no-time", "--no-edges"});
+  const tools::RunResult r = lab_test::run(lab_test::corpus_program("cpu-tsan", "no_atomics_05", "05_dot_reduction"),
+                                           {"--n", "100003", "--no-time", "--no-edges"});
   CAPTURE(r.output);
   CHECK_FALSE(r.exited(0));
   CHECK(lab_test::contains(r.output, "ThreadSanitizer: data race"));

@@ -18,7 +18,7 @@ TEST_CASE("every solution passes the edges, then the default size" * doctest::sk
   for (const std::string& backend : lab_test::backends()) {
     for (const lab::LabEntry& entry : lab::labs()) {
       SUBCASE((backend + " " + entry.folder).c_str()) {
-        const lab::RunResult r = lab_test::run(lab_test::program(backend, lab_test::kSolutions, entry.folder), {});
+        const tools::RunResult r = lab_test::run(lab_test::program(backend, lab_test::kSolutions, entry.folder), {});
         CAPTURE(r.output);
         CHECK_MESSAGE(r.exited(0), r.describe());
         CHECK(contains(r.output, "edges    PASS"));
@@ -34,7 +34,7 @@ TEST_CASE("every skeleton fails at the edges, and the default size is not run" *
   for (const std::string& backend : lab_test::backends()) {
     for (const lab::LabEntry& entry : lab::labs()) {
       SUBCASE((backend + " " + entry.folder).c_str()) {
-        const lab::RunResult r = lab_test::run(lab_test::program(backend, lab_test::kSkeletons, entry.folder), {});
+        const tools::RunResult r = lab_test::run(lab_test::program(backend, lab_test::kSkeletons, entry.folder), {});
         CAPTURE(r.output);
         CHECK_MESSAGE(r.exited(1), r.describe());
         CHECK(contains(r.output, "edges    FAIL"));
@@ -62,7 +62,7 @@ TEST_CASE("the corpus's edge bugs fail at the default sizes, before anything is 
     for (const auto& bug : bugs) {
       SUBCASE((backend + " " + bug.name).c_str()) {
         const std::string result_file = "build/test-run-edges-" + std::string(bug.name) + ".result";
-        const lab::RunResult r = lab_test::run(lab_test::corpus_program(backend, bug.name, bug.lab), {"--result", result_file});
+        const tools::RunResult r = lab_test::run(lab_test::corpus_program(backend, bug.name, bug.lab), {"--result", result_file});
         CAPTURE(r.output);
         CHECK_MESSAGE(r.exited(1), r.describe());
         CHECK(contains(r.output, "edges    FAIL"));

@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "common/subprocess.h"
 #include "tests/lab_programs.h"
+#include "tools/subprocess.h"
 
 namespace {
 
@@ -22,14 +22,14 @@ namespace fs = std::filesystem;
 using lab_test::contains;
 using lab_test::read_file;
 
-const bool kNoGdb = !lab::run_command({"sh", "-c", "command -v gdb"}).exited(0);
+const bool kNoGdb = !tools::run_command({"sh", "-c", "command -v gdb"}).exited(0);
 
-lab::RunResult make(const std::vector<std::string>& settings) {
+tools::RunResult make(const std::vector<std::string>& settings) {
   std::vector<std::string> argv = {"make", "--no-print-directory", "-s", "debug"};
   argv.insert(argv.end(), settings.begin(), settings.end());
-  lab::RunOptions options;
+  tools::RunOptions options;
   options.timeout_s = 300;
-  return lab::run_command(argv, options);
+  return tools::run_command(argv, options);
 }
 
 // The line of FILE that holds TEXT (1 for the first), or 0.
@@ -68,8 +68,8 @@ TEST_CASE("make debug stops lab 02's kernel at one thread, prints its tile, step
   fs::create_directories(commands.parent_path());
   std::ofstream(commands) << "print row\nprint col\nprint a_tile[2][3]\nprint A[row * K + k0 + 3]\n"
                              "next\nprint a_tile[2][0]\nprint A[row * K + k0 + 0]\ndelete\ncontinue\n";
-  const lab::RunResult r = make({"LAB=02", "SRC=solutions", "BLOCK=1,0", "THREAD=3,2", "LINE=" + std::to_string(barrier),
-                                 "GDB_COMMANDS=" + commands.string(), "ARGS=--m 96 --n 80 --k 72"});
+  const tools::RunResult r = make({"LAB=02", "SRC=solutions", "BLOCK=1,0", "THREAD=3,2", "LINE=" + std::to_string(barrier),
+                                   "GDB_COMMANDS=" + commands.string(), "ARGS=--m 96 --n 80 --k 72"});
   CAPTURE(r.output);
   REQUIRE(r.exited(0));
   CHECK(contains(r.output, "make debug: stopping thread (3,2,0) of block (1,0,0) at matmul_tiled.cu:" + std::to_string(barrier)));
@@ -108,7 +108,7 @@ TEST_CASE("make debug says what is wrong with its settings") {
     CAPTURE(x.says);
     std::vector<std::string> settings = x.settings;
     settings.push_back(src);
-    const lab::RunResult r = make(settings);
+    const tools::RunResult r = make(settings);
     CHECK(r.exited(2));
     CHECK(contains(r.output, x.says));
   }

@@ -5,19 +5,19 @@
 #include <filesystem>
 #include <string>
 
-#include "common/subprocess.h"
-#include "common/text.h"
 #include "tests/scripts/script_tree.h"
+#include "tools/subprocess.h"
+#include "tools/text.h"
 
 namespace fs = std::filesystem;
 
 TEST_SUITE("include graph") {
 
 TEST_CASE("the workbook: no cycle among its modules, no include up the layers") {
-  const lab::RunResult r = lab::run_command({"scripts/include-graph", "--check"});
+  const tools::RunResult r = tools::run_command({"scripts/include-graph", "--check"});
   CAPTURE(r.output);
   CHECK(r.exited(0));
-  CHECK(text::contains(r.output, "no cycle, no upward include"));
+  CHECK(tools::contains(r.output, "no cycle, no upward include"));
 }
 
 TEST_CASE("a cycle and an upward include are named, and fail the check") {
@@ -27,20 +27,20 @@ TEST_CASE("a cycle and an upward include are named, and fail the check") {
       {"grading/core/c.cpp", "#include \"grading/course/d.h\"\n"},
       {"grading/course/d.h", "\n"},
   });
-  const lab::RunResult r = lab::run_command({root + "/scripts/include-graph", "--check"});
+  const tools::RunResult r = tools::run_command({root + "/scripts/include-graph", "--check"});
   CAPTURE(r.output);
   CHECK(r.exited(1));
-  CHECK(text::contains(r.output, "cycle: grading/core/a <-> grading/core/b"));
-  CHECK(text::contains(r.output, "upward include: grading/core/c includes grading/course/d"));
+  CHECK(tools::contains(r.output, "cycle: grading/core/a <-> grading/core/b"));
+  CHECK(tools::contains(r.output, "upward include: grading/core/c includes grading/course/d"));
   fs::remove_all(root);
 }
 
 TEST_CASE("the drawing: a box per folder and an edge per include") {
-  const lab::RunResult r = lab::run_command({"scripts/include-graph", "--dot"});
+  const tools::RunResult r = tools::run_command({"scripts/include-graph", "--dot"});
   CHECK(r.exited(0));
-  CHECK(text::contains(r.output, "digraph workbook"));
-  CHECK(text::contains(r.output, "label=\"grading/core\""));
-  CHECK(text::contains(r.output, "\"grading/core/grade\" -> \"grading/core/checks\";"));
+  CHECK(tools::contains(r.output, "digraph workbook"));
+  CHECK(tools::contains(r.output, "label=\"grading/core\""));
+  CHECK(tools::contains(r.output, "\"grading/core/grade\" -> \"grading/core/checks\";"));
 }
 
 }  // TEST_SUITE

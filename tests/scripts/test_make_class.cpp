@@ -11,8 +11,8 @@
 #include <set>
 #include <string>
 
-#include "common/subprocess.h"
 #include "tests/lab_programs.h"
+#include "tools/subprocess.h"
 
 namespace {
 
@@ -38,7 +38,7 @@ TEST_CASE("make-class: solutions, skeletons and wrong submissions, folders and a
           doctest::skip(lab_test::kNoSolutions)) {
   const std::string root = "build/test/make-class-" + std::to_string(getpid());
   fs::remove_all(root);
-  lab::RunResult r = lab::run_command({"scripts/make-class", "12", root + "/a", "7"});
+  tools::RunResult r = tools::run_command({"scripts/make-class", "12", root + "/a", "7"});
   REQUIRE_MESSAGE(r.exited(0), r.output);
   std::set<std::string> entries;
   for (const auto& e : fs::directory_iterator(root + "/a")) entries.insert(e.path().filename().string());
@@ -61,19 +61,19 @@ TEST_CASE("make-class: solutions, skeletons and wrong submissions, folders and a
   CHECK(kinds["corpus"] > 0);
   // The archive holds a labs/ folder with the five files.
   fs::create_directories(root + "/x");
-  r = lab::run_command({"tar", "-xzf", root + "/a/s010.tar.gz", "-C", root + "/x"});
+  r = tools::run_command({"tar", "-xzf", root + "/a/s010.tar.gz", "-C", root + "/x"});
   REQUIRE(r.exited(0));
   for (const std::string& lab : kLabs) CHECK(fs::is_regular_file(root + "/x/labs/" + lab));
   // The same count and seed: the same class, byte for byte (the archive's lab files too).
-  r = lab::run_command({"scripts/make-class", "12", root + "/b", "7"});
+  r = tools::run_command({"scripts/make-class", "12", root + "/b", "7"});
   REQUIRE(r.exited(0));
   fs::remove(root + "/a/s010.tar.gz");
   fs::remove(root + "/b/s010.tar.gz");
   CHECK(files_of(root + "/a") == files_of(root + "/b"));
   // Refused: a folder that holds something, a count that is not a number, no folder.
-  CHECK(lab::run_command({"scripts/make-class", "3", root + "/a"}).exited(2));
-  CHECK(lab::run_command({"scripts/make-class", "0", root + "/c"}).exited(2));
-  CHECK(lab::run_command({"scripts/make-class", "three", root + "/c"}).exited(2));
-  CHECK(lab::run_command({"scripts/make-class", "3"}).exited(2));
+  CHECK(tools::run_command({"scripts/make-class", "3", root + "/a"}).exited(2));
+  CHECK(tools::run_command({"scripts/make-class", "0", root + "/c"}).exited(2));
+  CHECK(tools::run_command({"scripts/make-class", "three", root + "/c"}).exited(2));
+  CHECK(tools::run_command({"scripts/make-class", "3"}).exited(2));
   fs::remove_all(root);
 }

@@ -12,9 +12,9 @@
 #include <string>
 #include <vector>
 
-#include "common/subprocess.h"
-#include "common/text.h"
 #include "tests/lab_programs.h"
+#include "tools/subprocess.h"
+#include "tools/text.h"
 
 namespace {
 
@@ -41,7 +41,7 @@ std::vector<std::string> phony_targets(const std::string& path) {
 }  // namespace
 
 TEST_CASE("make help-all lists every target, each with the comment above its rule; make help the students' on one screen") {
-  const lab::RunResult all = lab::run_command({"make", "-s", "--no-print-directory", "help-all"});
+  const tools::RunResult all = tools::run_command({"make", "-s", "--no-print-directory", "help-all"});
   REQUIRE(all.exited(0));
   size_t count = 0;
   for (const char* makefile : kMakefiles) {
@@ -55,10 +55,10 @@ TEST_CASE("make help-all lists every target, each with the comment above its rul
   CHECK(count >= 20);
   // make help: the top-level Makefile's targets alone, what a student uses, on one screen; the
   // instructors' and maintainers' in help-all only.
-  const lab::RunResult help = lab::run_command({"make", "-s", "--no-print-directory", "help"});
+  const tools::RunResult help = tools::run_command({"make", "-s", "--no-print-directory", "help"});
   REQUIRE(help.exited(0));
   CAPTURE(help.output);
-  CHECK(text::count_of(help.output, "\n") <= 24);
+  CHECK(tools::count_of(help.output, "\n") <= 24);
   for (const char* target : {"run", "debug", "profile", "check", "grade", "status", "test", "doctor", "help-all"}) {
     CHECK(contains(help.output, "  make " + std::string(target) + " "));
   }
@@ -75,9 +75,9 @@ TEST_CASE("make help and make help-all write nothing: a copy without build/ has 
   fs::create_directories(copy);
   REQUIRE(lab_test::copy_checkout(copy.string()));
   for (const char* goal : {"help", "help-all"}) {
-    lab::RunOptions options;
+    tools::RunOptions options;
     options.cwd = copy.string();
-    CHECK(lab::run_command({"make", "-s", "--no-print-directory", goal}, options).exited(0));
+    CHECK(tools::run_command({"make", "-s", "--no-print-directory", goal}, options).exited(0));
   }
   CHECK_FALSE(fs::exists(copy / "build"));
   fs::remove_all(copy);
@@ -108,16 +108,16 @@ TEST_CASE("make clean removes the builds and keeps what grading wrote: gradebook
     std::ofstream(build + "/" + folder + "/file") << "x\n";
   }
   std::ofstream(build + "/stamp") << "x\n";
-  lab::RunOptions options;
+  tools::RunOptions options;
   options.env = {"MAKEFLAGS=", "MAKELEVEL="};
-  const lab::RunResult r = lab::run_command({"make", "-s", "clean", "BUILD=" + build}, options);
+  const tools::RunResult r = tools::run_command({"make", "-s", "clean", "BUILD=" + build}, options);
   CAPTURE(r.output);
   CHECK(r.exited(0));
   for (const std::string kept : {"class/file", "grade/file", "check/file", "progress/file"}) CHECK_MESSAGE(fs::exists(build + "/" + kept), kept);
   for (const std::string gone : {"cpu", "host", "grade-build", "stamp"}) CHECK_MESSAGE(!fs::exists(build + "/" + gone), gone);
   // And with nothing built yet.
   fs::remove_all(build);
-  CHECK(lab::run_command({"make", "-s", "clean", "BUILD=" + build}, options).exited(0));
+  CHECK(tools::run_command({"make", "-s", "clean", "BUILD=" + build}, options).exited(0));
 }
 
 TEST_CASE("a checkout without solutions/ or tests/corpus builds, tests' targets aside") {
@@ -127,12 +127,12 @@ TEST_CASE("a checkout without solutions/ or tests/corpus builds, tests' targets 
   REQUIRE(lab_test::copy_checkout(copy));
   fs::remove_all(copy + "/solutions");
   fs::remove_all(copy + "/tests/corpus");
-  lab::RunOptions options;
+  tools::RunOptions options;
   options.cwd = copy;
   for (const std::vector<std::string>& argv : std::vector<std::vector<std::string>>{
            {"make", "-s", "help"}, {"make", "-n", "all", "BACKEND=cpu"}, {"make", "-n", "grade", "BACKEND=cpu"},
            {"make", "-s", "check-skeletons"}, {"make", "-n", "run", "LAB=01", "BACKEND=cpu"}}) {
-    const lab::RunResult r = lab::run_command(argv, options);
+    const tools::RunResult r = tools::run_command(argv, options);
     CAPTURE(argv.back());
     CAPTURE(r.output);
     CHECK(r.exited(0));
@@ -142,11 +142,11 @@ TEST_CASE("a checkout without solutions/ or tests/corpus builds, tests' targets 
 
 TEST_CASE("make profile shows each kernel's memory traffic on the CPU backend, and asks for a lab" *
           doctest::skip(lab_test::kNoCpuSolutions)) {
-  lab::RunOptions options;
+  tools::RunOptions options;
   options.env = {"MAKEFLAGS=", "MAKELEVEL="};  // a make of its own, not a job of the tests' make
   options.timeout_s = 600;
-  const lab::RunResult r = lab::run_command({"make", "-s", "--no-print-directory", "profile", "LAB=02", "SRC=solutions",
-                                             "BACKEND=cpu", "ARGS=--m 64 --n 64 --k 32"},
+  const tools::RunResult r = tools::run_command({"make", "-s", "--no-print-directory", "profile", "LAB=02", "SRC=solutions",
+                                                 "BACKEND=cpu", "ARGS=--m 64 --n 64 --k 32"},
                                             options);
   CAPTURE(r.output);
   CHECK(r.exited(0));
@@ -157,7 +157,7 @@ TEST_CASE("make profile shows each kernel's memory traffic on the CPU backend, a
   // Each element of A and B loaded once per block that needs it: 32 KB for 64·64·32 FMAs.
   CHECK(lab_test::contains(r.output, "global bytes loaded per multiply-add   0.25"));
   CHECK(lab_test::contains(r.output, "findings:"));
-  const lab::RunResult no_lab = lab::run_command({"make", "-s", "--no-print-directory", "profile"}, options);
+  const tools::RunResult no_lab = tools::run_command({"make", "-s", "--no-print-directory", "profile"}, options);
   CHECK(no_lab.exited(2));
   CHECK(lab_test::contains(no_lab.output, "make profile: say which lab, e.g. make profile LAB=02"));
 }

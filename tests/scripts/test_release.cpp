@@ -17,10 +17,10 @@
 #include <string>
 #include <vector>
 
-#include "common/subprocess.h"
-#include "common/text.h"
 #include "tests/docs/doc_commands.h"
 #include "tests/lab_programs.h"
+#include "tools/subprocess.h"
+#include "tools/text.h"
 
 namespace {
 
@@ -28,12 +28,12 @@ namespace fs = std::filesystem;
 using lab_test::contains;
 
 // A make of its own, not a job of the tests' make, in folder CWD ("" this checkout).
-lab::RunResult run(const std::vector<std::string>& argv, const std::string& cwd = "", double timeout_s = 120) {
-  lab::RunOptions options;
+tools::RunResult run(const std::vector<std::string>& argv, const std::string& cwd = "", double timeout_s = 120) {
+  tools::RunOptions options;
   options.cwd = cwd;
   options.env = {"MAKEFLAGS=", "MAKELEVEL="};
   options.timeout_s = timeout_s;
-  return lab::run_command(argv, options);
+  return tools::run_command(argv, options);
 }
 
 // A temp folder of this test's own, removed at the end of its scope.
@@ -47,7 +47,7 @@ struct TempFolder {
 };
 
 // scripts/make-release-doc on TEXT, written to a file named doc.md.
-lab::RunResult release_doc(const TempFolder& dir, const std::string& text) {
+tools::RunResult release_doc(const TempFolder& dir, const std::string& text) {
   std::ofstream(dir.path + "/doc.md") << text;
   return run({"scripts/make-release-doc", dir.path + "/doc.md"});
 }
@@ -102,7 +102,7 @@ std::string solution_line(const std::string& solution) {
   std::istringstream lines(lab_test::read_file(solution));
   bool inside = false;
   for (std::string line; std::getline(lines, line);) {
-    const std::string body = text::trim(line);
+    const std::string body = tools::trim(line);
     if (body == "// @solution") inside = true;
     else if (body == "// @end" || body == "// @stub") inside = false;
     else if (inside && body.size() >= 20 && !contains(skeleton, body)) return body;
@@ -169,7 +169,7 @@ TEST_SUITE("release") {
 
 TEST_CASE("a document's students' copy: the instructor's commands left out, the students' text in, the rest as it was") {
   const TempFolder dir("release-doc");
-  const lab::RunResult r = release_doc(dir, kDocument);
+  const tools::RunResult r = release_doc(dir, kDocument);
   CAPTURE(r.output);
   REQUIRE(r.exited(0));
   CHECK(r.output == kStudentsDocument);
@@ -186,7 +186,7 @@ TEST_CASE("a document with an instructor's command left unmarked, or a marker ou
            {head + "a <!-- instructor -->span over\ntwo lines<!-- /instructor -->\n", "doc.md:3: <!-- instructor --> without"},
            {head + "a marker <!-- /instructor --> alone\n", "doc.md:3: a marker out of place"}}) {
     CAPTURE(text);
-    const lab::RunResult r = release_doc(dir, text);
+    const tools::RunResult r = release_doc(dir, text);
     CHECK(r.exited(1));
     CHECK_MESSAGE(contains(r.output, says), r.output);
   }
@@ -196,7 +196,7 @@ TEST_CASE("the search for solution code finds a solution's line planted in a fol
           doctest::skip(lab_test::kNoSolutions)) {
   const TempFolder dir("solution-code");
   // The lab READMEs and fresh skeletons (labs/ may hold a learner's solved files).
-  REQUIRE(lab::run_command({"cp", "-a", "labs", dir.path + "/labs"}).exited(0));
+  REQUIRE(tools::run_command({"cp", "-a", "labs", dir.path + "/labs"}).exited(0));
   for (const auto& lab : fs::directory_iterator("solutions")) {
     for (const auto& f : fs::directory_iterator(lab.path())) {
       if (f.path().extension() != ".cu") continue;
@@ -204,14 +204,14 @@ TEST_CASE("the search for solution code finds a solution's line planted in a fol
       std::ofstream(skeleton) << run({"scripts/make-skeleton", f.path().string()}).output;
     }
   }
-  const lab::RunResult clean = run({"scripts/find-solution-code", dir.path});
+  const tools::RunResult clean = run({"scripts/find-solution-code", dir.path});
   CAPTURE(clean.output);
   CHECK(clean.exited(0));
 
   const std::string line = solution_line("solutions/02_matmul_tiled/matmul_tiled.cu");
   REQUIRE(!line.empty());
   std::ofstream(dir.path + "/labs/02_matmul_tiled/README.md", std::ios::app) << "\nA hint:\n\n    " << line << "\n";
-  const lab::RunResult found = run({"scripts/find-solution-code", dir.path});
+  const tools::RunResult found = run({"scripts/find-solution-code", dir.path});
   CAPTURE(found.output);
   CHECK(found.exited(1));
   CHECK(contains(found.output, "/labs/02_matmul_tiled/README.md:"));
@@ -226,7 +226,7 @@ TEST_CASE("make release refuses a folder it would overwrite or one inside the ch
            {{"make", "-s", "release"}, "make release: say where"},
            {{"make", "-s", "release", "OUT=" + dir.path}, "exists and is not an empty folder"},
            {{"make", "-s", "release", "OUT=docs/students"}, "is inside this checkout: put it outside, or under build/"}}) {
-    const lab::RunResult r = run(argv);
+    const tools::RunResult r = run(argv);
     CAPTURE(r.output);
     CHECK(r.exited(2));
     CHECK(contains(r.output, says));
@@ -238,7 +238,7 @@ TEST_CASE("the students' copy: no solution by path or content, one commit, and m
           doctest::skip(lab_test::kNoCpuSolutions)) {
   const TempFolder dir("release");
   const std::string copy = dir.path + "/workbook";
-  const lab::RunResult made = run({"make", "-s", "release", "OUT=" + copy});
+  const tools::RunResult made = run({"make", "-s", "release", "OUT=" + copy});
   CAPTURE(made.output);
   REQUIRE(made.exited(0));
 
@@ -254,15 +254,15 @@ TEST_CASE("the students' copy: no solution by path or content, one commit, and m
     }
   }
   // By content, and in its history.
-  const lab::RunResult search = run({"scripts/find-solution-code", copy});
+  const tools::RunResult search = run({"scripts/find-solution-code", copy});
   CAPTURE(search.output);
   CHECK(search.exited(0));
   CHECK(run({"git", "-C", copy, "rev-list", "--count", "HEAD"}).output == "1\n");
   CHECK(run({"git", "-C", copy, "status", "--porcelain"}).output.empty());
   const std::vector<std::string> left = instructor_lines(copy);
-  CHECK_MESSAGE(left.empty(), "documents of the students' copy that name what only the instructor's has:\n", text::joined(left));
+  CHECK_MESSAGE(left.empty(), "documents of the students' copy that name what only the instructor's has:\n", tools::joined(left));
   const std::vector<std::string> absent = missing_names(copy);
-  CHECK_MESSAGE(absent.empty(), "documents of the students' copy that name a file or folder it lacks:\n", text::joined(absent));
+  CHECK_MESSAGE(absent.empty(), "documents of the students' copy that name a file or folder it lacks:\n", tools::joined(absent));
   // Every command its documents show is one that this checkout's show, which test_doc_commands
   // runs here: the students' copy only leaves commands out, those that name the solutions.
   std::vector<std::string> untagged;
@@ -275,19 +275,19 @@ TEST_CASE("the students' copy: no solution by path or content, one commit, and m
 
   // Its own tests and its grader, as its README says, on the CPU backend.
   lab_test::reuse_builds(copy, /*tests=*/true);
-  const lab::RunResult test = run({"make", "test", "BACKEND=cpu", "TEST_BACKENDS=cpu"}, copy, 1500);
+  const tools::RunResult test = run({"make", "test", "BACKEND=cpu", "TEST_BACKENDS=cpu"}, copy, 1500);
   CAPTURE(test.output.substr(test.output.size() > 6000 ? test.output.size() - 6000 : 0));
   CHECK(test.exited(0));
   CHECK(std::regex_search(test.output, std::regex("\n[1-9][0-9]* passed, 0 failed")));
   MESSAGE("make test in the students' copy: ", test.seconds, " s");
-  const lab::RunResult grade = run({"make", "grade", "BACKEND=cpu"}, copy, 1500);
+  const tools::RunResult grade = run({"make", "grade", "BACKEND=cpu"}, copy, 1500);
   CAPTURE(grade.output);
   CHECK_FALSE(grade.exited(0));  // below full marks
   CHECK(contains(grade.output, "(the grader exited with status 1)"));
-  CHECK(text::count_of(grade.output, "it compiles; its points count once a shape is computed correctly") == 5);
+  CHECK(tools::count_of(grade.output, "it compiles; its points count once a shape is computed correctly") == 5);
   CHECK(std::regex_search(grade.output, std::regex("\nScore: 0/[1-9][0-9]*\n")));
   MESSAGE("make grade in the students' copy: ", grade.seconds, " s");
-  const lab::RunResult again = run({"make", "-s", "release", "OUT=" + dir.path + "/again"}, copy);
+  const tools::RunResult again = run({"make", "-s", "release", "OUT=" + dir.path + "/again"}, copy);
   CHECK(again.exited(2));
   CHECK(contains(again.output, "no solutions/ here"));
 }

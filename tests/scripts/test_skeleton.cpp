@@ -8,34 +8,34 @@
 #include <string>
 #include <unistd.h>
 
-#include "common/subprocess.h"
 #include "tests/lab_programs.h"
+#include "tools/subprocess.h"
 
 namespace {
 
 using lab_test::read_file;
 
-lab::RunResult make_skeleton(const std::string& path) { return lab::run_command({"scripts/make-skeleton", path}); }
+tools::RunResult make_skeleton(const std::string& path) { return tools::run_command({"scripts/make-skeleton", path}); }
 
-lab::RunResult make_skeleton_of(const std::string& text) {
+tools::RunResult make_skeleton_of(const std::string& text) {
   char path[] = "/tmp/skeleton-test-XXXXXX";
   const int fd = mkstemp(path);
   REQUIRE(fd >= 0);
   REQUIRE(write(fd, text.data(), text.size()) == ssize_t(text.size()));
   close(fd);
-  lab::RunResult r = make_skeleton(path);
+  tools::RunResult r = make_skeleton(path);
   unlink(path);
   return r;
 }
 
-using text::count_of;
+using tools::count_of;
 
 }  // namespace
 
 TEST_SUITE("skeleton") {
 
 TEST_CASE("a solution becomes the expected skeleton") {
-  const lab::RunResult r = make_skeleton("tests/fixtures/skeleton/solution.cu");
+  const tools::RunResult r = make_skeleton("tests/fixtures/skeleton/solution.cu");
   REQUIRE_MESSAGE(r.exited(0), r.output);
   CHECK(r.output == read_file("tests/fixtures/skeleton/expected.cu"));
 }
@@ -56,21 +56,21 @@ TEST_CASE("malformed markers are errors with a line number") {
   };
   for (const Bad& bad : cases) {
     CAPTURE(bad.text);
-    const lab::RunResult r = make_skeleton_of(bad.text);
+    const tools::RunResult r = make_skeleton_of(bad.text);
     CHECK(r.exited(1));
     CHECK_MESSAGE(r.output.find(bad.says) != std::string::npos, r.output);
   }
 }
 
 TEST_CASE("every solution makes a skeleton with one TODO(student) per task" * doctest::skip(lab_test::kNoSolutions)) {
-  const lab::RunResult list = lab::run_command({"sh", "-c", "ls solutions/[0-9]*/*.cu 2>/dev/null"});
+  const tools::RunResult list = tools::run_command({"sh", "-c", "ls solutions/[0-9]*/*.cu 2>/dev/null"});
   std::istringstream files(list.output);
   int solutions = 0;
   for (std::string path; files >> path;) {
     CAPTURE(path);
     ++solutions;
     const std::string solution = read_file(path);
-    const lab::RunResult r = make_skeleton(path);
+    const tools::RunResult r = make_skeleton(path);
     REQUIRE_MESSAGE(r.exited(0), r.output);
     CHECK(count_of(solution, "// @task ") > 0);
     CHECK(count_of(r.output, "TODO(student) ") == count_of(solution, "// @task "));

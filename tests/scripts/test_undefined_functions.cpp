@@ -7,18 +7,18 @@
 #include <filesystem>
 #include <string>
 
-#include "common/subprocess.h"
-#include "common/text.h"
 #include "tests/scripts/script_tree.h"
+#include "tools/subprocess.h"
+#include "tools/text.h"
 
 namespace fs = std::filesystem;
 
 TEST_SUITE("undefined functions") {
 
 TEST_CASE("the workbook: every function its headers declare, something built defines") {
-  const lab::RunResult r = lab::run_command({"scripts/undefined-functions"});
+  const tools::RunResult r = tools::run_command({"scripts/undefined-functions"});
   CHECK_MESSAGE(r.exited(0), "scripts/undefined-functions (" << r.describe() << "):\n" << r.output);
-  CHECK(text::contains(r.output, "none declared and undefined"));
+  CHECK(tools::contains(r.output, "none declared and undefined"));
 }
 
 TEST_CASE("a declaration nothing defines is named by file and line; the rest of a header is not") {
@@ -56,33 +56,33 @@ TEST_CASE("a declaration nothing defines is named by file and line; the rest of 
       {"tests/helper.h", "void test_helper_declared();\n"},
   });
   fs::create_directories(root + "/build/host/common");
-  const lab::RunResult cc = lab::run_command(
+  const tools::RunResult cc = tools::run_command(
       {"g++", "-std=c++17", "-I" + root, "-c", root + "/common/planted.cpp", "-o", root + "/build/host/common/planted.o"});
   REQUIRE_MESSAGE(cc.exited(0), cc.output);
 
-  const lab::RunResult r = lab::run_command({root + "/scripts/undefined-functions"});
+  const tools::RunResult r = tools::run_command({root + "/scripts/undefined-functions"});
   CAPTURE(r.output);
   CHECK(r.exited(1));
-  CHECK(text::contains(r.output, "common/planted.h:3: lab::never_defined_function() is declared, and no object defines it"));
-  CHECK(text::contains(r.output, "common/planted.h:5: lab::defined_function(int a) is declared"));
-  CHECK(text::contains(r.output, "common/planted.h:14: lab::Planted::member_function() is declared"));
-  CHECK(text::contains(r.output, "3 declared and undefined"));
+  CHECK(tools::contains(r.output, "common/planted.h:3: lab::never_defined_function() is declared, and no object defines it"));
+  CHECK(tools::contains(r.output, "common/planted.h:5: lab::defined_function(int a) is declared"));
+  CHECK(tools::contains(r.output, "common/planted.h:14: lab::Planted::member_function() is declared"));
+  CHECK(tools::contains(r.output, "3 declared and undefined"));
   for (const char* fine : {"(int a,int b)", "inline_function", "constexpr_function", "template_function", "Box",
                            "Planted()", "Planted::Planted", "pure_function", "defined_in_header", "planted_launcher",
                            "test_helper_declared"})
-    CHECK_MESSAGE(!text::contains(r.output, fine), fine);
-  CHECK(text::contains(r.output, "note: harness/gpu_only.cpp, of which build/ holds no current object, defines by its "
+    CHECK_MESSAGE(!tools::contains(r.output, fine), fine);
+  CHECK(tools::contains(r.output, "note: harness/gpu_only.cpp, of which build/ holds no current object, defines by its "
                                  "text: gpu_only_function"));
   fs::remove_all(root);
 }
 
 TEST_CASE("without universal-ctags the check fails, saying what installs it") {
-  lab::RunOptions options;
+  tools::RunOptions options;
   options.env = {"CTAGS=/nonexistent/ctags"};
-  const lab::RunResult r = lab::run_command({"scripts/undefined-functions"}, options);
+  const tools::RunResult r = tools::run_command({"scripts/undefined-functions"}, options);
   CAPTURE(r.output);
   CHECK(r.exited(2));
-  CHECK(text::contains(r.output, "scripts/install-deps ctags"));
+  CHECK(tools::contains(r.output, "scripts/install-deps ctags"));
 }
 
 }  // TEST_SUITE

@@ -57,7 +57,7 @@ void try_launch(const char* what, dim3 grid, dim3 block, size_t dynamic_smem, in
 }
 
 int main() {
-  // The codes that the lab harness and common/cuda_check.h name: value, name and text.
+  // The codes that the lab harness and public/common/cuda_check.h name: value, name and text.
   const cudaError_t named[] = {cudaErrorLaunchFailure,       cudaErrorMisalignedAddress, cudaErrorAssert,
                                cudaErrorLaunchOutOfResources, cudaErrorNoDevice,          cudaErrorInsufficientDriver,
                                cudaErrorInitializationError,  cudaErrorMemoryAllocation,  cudaErrorInvalidValue,

@@ -5,7 +5,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "common/text.h"
+#include "tools/text.h"
 
 namespace grade {
 
@@ -73,7 +73,7 @@ bool parse_csv(const std::string& text, std::vector<std::vector<std::string>>* r
 
 std::string CsvTable::field(const std::vector<std::string>& record, const std::string& name) const {
   const auto c = column.find(name);
-  return c != column.end() && c->second < record.size() ? text::trim(record[c->second]) : std::string();
+  return c != column.end() && c->second < record.size() ? tools::trim(record[c->second]) : std::string();
 }
 
 bool read_csv_table(const std::string& path, const std::string& what, const std::map<std::string, std::string>& aliases,
@@ -87,7 +87,7 @@ bool read_csv_table(const std::string& path, const std::string& what, const std:
   if (records.empty()) return *error = path + ": " + what + " is empty: it needs a header naming its columns", false;
   table->column.clear();
   for (size_t i = 0; i < records[0].size(); ++i) {
-    std::string name = text::trim(records[0][i]);
+    std::string name = tools::trim(records[0][i]);
     std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return char(std::tolower(c)); });
     const auto alias = aliases.find(name);
     table->column[alias != aliases.end() ? alias->second : name] = i;

@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "common/text.h"
+#include "tools/text.h"
 #include "grading/course/class/csv.h"
 #include "grading/core/report.h"
 
@@ -20,7 +20,7 @@ std::string first_hint(const std::string& output) {
   std::istringstream lines(output);
   std::string first;
   for (std::string line; std::getline(lines, line);) {
-    line = text::trim(line);
+    line = tools::trim(line);
     if (line.rfind("hint: ", 0) == 0) return line.substr(6);
     if (first.empty()) first = line;
   }
@@ -63,7 +63,7 @@ void add_test(const json& test, const std::vector<lab::LabEntry>& labs, Gradeboo
     if (name.rfind("lab " + labs[i].number + " ", 0) != 0) continue;
     row->lab_points[i] += test["score"].get<double>();
     row->lab_max[i] += test["max_score"].get<double>();
-    if (text::contains(name, ": performance")) row->launcher_ms[i] = launcher_ms(output);
+    if (tools::contains(name, ": performance")) row->launcher_ms[i] = launcher_ms(output);
     if (test["status"] == "failed") row->failed.push_back({name, first_hint(output), i});
     // The grader's words for a lab file that is not there, and for the skeleton as handed out.
     const auto check_is = [&](const std::string& check) {

@@ -4,8 +4,8 @@
 #include <cmath>
 #include <map>
 
-#include "common/text.h"
 #include "grading/core/report.h"
+#include "tools/text.h"
 
 namespace grade {
 
@@ -67,8 +67,8 @@ std::string failing_checks(const std::vector<GradebookRow>& rows, size_t labs) {
   for (size_t k = 0; k < order.size() && k < 15; ++k) {
     const auto& h = hints[order[k].second];
     const auto top = std::max_element(h.begin(), h.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
-    html += "<tr><td>" + text::xml_escape(order[k].second) + "</td><td>" + std::to_string(-order[k].first) + " of " +
-            std::to_string(tried[lab_of[order[k].second]]) + "</td><td>" + text::xml_escape(top->first) + "</td></tr>";
+    html += "<tr><td>" + tools::xml_escape(order[k].second) + "</td><td>" + std::to_string(-order[k].first) + " of " +
+            std::to_string(tried[lab_of[order[k].second]]) + "</td><td>" + tools::xml_escape(top->first) + "</td></tr>";
   }
   return html + "</table>";
 }
@@ -85,9 +85,9 @@ std::string leaderboard(const std::vector<GradebookRow>& rows, size_t i, const C
   for (size_t k = 0; k < times.size() && k < 10; ++k) {
     char ms[32];
     std::snprintf(ms, sizeof ms, "%.3f", times[k].first);
-    html += "<tr><td>" + std::to_string(k + 1) + "</td><td>" + text::xml_escape(times[k].second) + "</td><td>" + ms + "</td></tr>";
+    html += "<tr><td>" + std::to_string(k + 1) + "</td><td>" + tools::xml_escape(times[k].second) + "</td><td>" + ms + "</td></tr>";
   }
-  return html + "</table><p class=\"small\">" + text::xml_escape(info.device) + ", " + text::xml_escape(info.date) + "</p>";
+  return html + "</table><p class=\"small\">" + tools::xml_escape(info.device) + ", " + tools::xml_escape(info.date) + "</p>";
 }
 
 std::string student_rows(const std::vector<GradebookRow>& rows, const std::vector<lab::LabEntry>& labs) {
@@ -95,13 +95,13 @@ std::string student_rows(const std::vector<GradebookRow>& rows, const std::vecto
   for (const lab::LabEntry& l : labs) html += "<th>" + l.number + "</th>";
   html += "<th>total</th><th>notes</th><th>report</th></tr>";
   for (const GradebookRow& r : rows) {
-    html += "<tr class=\"student\" data-id=\"" + text::xml_escape(printable(r.student.id)) + "\"><td>" + text::xml_escape(printable(r.student.id)) +
-            "</td><td>" + text::xml_escape(printable(r.student.name)) + "</td><td>" + text::xml_escape(r.status) + "</td>";
+    html += "<tr class=\"student\" data-id=\"" + tools::xml_escape(printable(r.student.id)) + "\"><td>" + tools::xml_escape(printable(r.student.id)) +
+            "</td><td>" + tools::xml_escape(printable(r.student.name)) + "</td><td>" + tools::xml_escape(r.status) + "</td>";
     for (size_t i = 0; i < labs.size(); ++i) html += "<td>" + points_text(i < r.lab_points.size() ? r.lab_points[i] : 0) + "</td>";
     std::string notes;
-    for (const std::string& n : r.notes) notes += (notes.empty() ? "" : "<br>") + text::xml_escape(n);
+    for (const std::string& n : r.notes) notes += (notes.empty() ? "" : "<br>") + tools::xml_escape(n);
     html += "<td>" + points_text(r.total()) + "/" + points_text(r.max_total()) + "</td><td class=\"small\">" + notes + "</td><td>";
-    if (!r.report.empty()) html += "<a href=\"" + text::xml_escape(r.report) + "/grade.log\">report</a> <a href=\"" + text::xml_escape(r.report) + "/results.json\">json</a>";
+    if (!r.report.empty()) html += "<a href=\"" + tools::xml_escape(r.report) + "/grade.log\">report</a> <a href=\"" + tools::xml_escape(r.report) + "/results.json\">json</a>";
     html += "</td></tr>";
   }
   return html + "</table>";
@@ -114,8 +114,8 @@ std::string class_page(const std::vector<GradebookRow>& rows, const std::vector<
       "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Class summary</title><style>"
       "body{font-family:sans-serif;margin:2em}table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:2px 6px}"
       ".bar{fill:#4a7ab5}.chart text{font-size:10px}.lab{display:inline-block;vertical-align:top;margin-right:2em}.small{font-size:smaller}"
-      "</style></head><body>\n<h1>Class summary</h1>\n<p>" + std::to_string(rows.size()) + " students, graded on " + text::xml_escape(info.device) +
-      ", " + text::xml_escape(info.date) + "; class seed " + std::to_string(info.class_seed) + " (each student's seed is in gradebook.csv).</p>\n";
+      "</style></head><body>\n<h1>Class summary</h1>\n<p>" + std::to_string(rows.size()) + " students, graded on " + tools::xml_escape(info.device) +
+      ", " + tools::xml_escape(info.date) + "; class seed " + std::to_string(info.class_seed) + " (each student's seed is in gradebook.csv).</p>\n";
   html += "<h2>Scores per lab</h2>\n<p class=\"small\">Students who tried the lab, per share of its points (0 to 100%); "
           "those who did not are counted apart.</p>\n";
   for (size_t i = 0; i < labs.size(); ++i) {

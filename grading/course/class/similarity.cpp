@@ -10,8 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "common/subprocess.h"
-#include "common/text.h"
+#include "tools/subprocess.h"
+#include "tools/text.h"
 #include "grading/course/class/roster.h"
 #include "grading/core/report.h"
 
@@ -60,7 +60,7 @@ std::string python() { return access("build/similarity-env/bin/python3", X_OK) =
 
 // The first line of what scripts/similarity said, without its "similarity: ".
 std::string first_line(const std::string& text) {
-  const std::string line = text::trim(text.substr(0, text.find('\n')));
+  const std::string line = tools::trim(text.substr(0, text.find('\n')));
   return line.rfind("similarity: ", 0) == 0 ? line.substr(12) : line;
 }
 
@@ -101,11 +101,11 @@ Similarity similarity_report(const std::string& out, const std::vector<StudentFo
   }
   char threshold[16];
   std::snprintf(threshold, sizeof threshold, "%.2f", threshold_percent / 100.0);
-  lab::RunOptions options;
+  tools::RunOptions options;
   options.timeout_s = 1800;
-  const lab::RunResult r =
-      lab::run_command({python(), "scripts/similarity", "--files", dir + "/files.json", "--out", dir, "--threshold", threshold}, options);
-  if (r.exited(2) && text::contains(r.output, "scripts/install-deps similarity")) {
+  const tools::RunResult r =
+      tools::run_command({python(), "scripts/similarity", "--files", dir + "/files.json", "--out", dir, "--threshold", threshold}, options);
+  if (r.exited(2) && tools::contains(r.output, "scripts/install-deps similarity")) {
     return s.line = "similarity: not made (grading is not affected): " + first_line(r.output), s;
   }
   if (!r.exited(0)) {
@@ -121,12 +121,12 @@ Similarity similarity_report(const std::string& out, const std::vector<StudentFo
 }
 
 std::string similarity_section(const Similarity& s) {
-  std::string html = "<h2>Similarity</h2>\n<p id=\"similarity\">" + text::xml_escape(s.line.substr(s.line.find(": ") + 2));
+  std::string html = "<h2>Similarity</h2>\n<p id=\"similarity\">" + tools::xml_escape(s.line.substr(s.line.find(": ") + 2));
   if (!s.report.empty()) {
-    html += " <a href=\"" + text::xml_escape(s.report) + "\">The report</a> has every lab's pairs and their code side by side.";
+    html += " <a href=\"" + tools::xml_escape(s.report) + "\">The report</a> has every lab's pairs and their code side by side.";
   }
   html += "</p>\n";
-  for (const std::string& note : s.lab_notes) html += "<p class=\"small\">" + text::xml_escape(note) + "</p>\n";
+  for (const std::string& note : s.lab_notes) html += "<p class=\"small\">" + tools::xml_escape(note) + "</p>\n";
   if (!s.handed_in_solution.empty()) {
     html += "<p>Handed in the instructor's solution (the share of the student's own code that is the solution's; where a "
             "lab's code is a few lines, a right answer of one's own can be the solution token for token: read the file "
@@ -134,7 +134,7 @@ std::string similarity_section(const Similarity& s) {
             "<table id=\"solution-copies\"><tr><th>lab</th><th>student</th><th>share</th></tr>";
     for (size_t i = 0; i < s.handed_in_solution.size() && i < kPagePairs; ++i) {
       const SolutionCopy& c = s.handed_in_solution[i];
-      html += "<tr class=\"flagged\"><td>" + text::xml_escape(c.lab) + "</td><td>" + text::xml_escape(c.id) + "</td><td>" +
+      html += "<tr class=\"flagged\"><td>" + tools::xml_escape(c.lab) + "</td><td>" + tools::xml_escape(c.id) + "</td><td>" +
               std::to_string(int(c.share * 100 + 0.5)) + "%</td></tr>";
     }
     html += "</table>\n";
@@ -146,8 +146,8 @@ std::string similarity_section(const Similarity& s) {
   html += "<table id=\"flagged\"><tr><th>lab</th><th>student</th><th>student</th><th>score</th></tr>";
   for (size_t i = 0; i < s.flagged.size() && i < kPagePairs; ++i) {
     const SimilarPair& p = s.flagged[i];
-    html += "<tr class=\"flagged\"><td>" + text::xml_escape(p.lab) + "</td><td>" + text::xml_escape(p.a) + "</td><td>" +
-            text::xml_escape(p.b) + "</td><td>" + std::to_string(int(p.score * 100 + 0.5)) + "%</td></tr>";
+    html += "<tr class=\"flagged\"><td>" + tools::xml_escape(p.lab) + "</td><td>" + tools::xml_escape(p.a) + "</td><td>" +
+            tools::xml_escape(p.b) + "</td><td>" + std::to_string(int(p.score * 100 + 0.5)) + "%</td></tr>";
   }
   html += "</table>\n";
   if (s.flagged.size() > kPagePairs) {

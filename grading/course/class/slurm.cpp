@@ -4,8 +4,8 @@
 #include <cmath>
 #include <sstream>
 
-#include "common/subprocess.h"
-#include "common/text.h"
+#include "tools/subprocess.h"
+#include "tools/text.h"
 
 namespace grade {
 
@@ -19,20 +19,20 @@ std::string shell_quote(const std::string& word) {
 }
 
 // What a Slurm command said, on one line, for a message.
-std::string said(const lab::RunResult& r) {
+std::string said(const tools::RunResult& r) {
   std::string line;
   std::istringstream lines(r.output);
   for (std::string l; std::getline(lines, l);) {
-    if (!text::trim(l).empty()) line += (line.empty() ? "" : " ") + text::trim(l);
+    if (!tools::trim(l).empty()) line += (line.empty() ? "" : " ") + tools::trim(l);
   }
   return line.empty() ? r.describe() : line;
 }
 
 // Runs Slurm's COMMAND; false, with why in *error, when it is missing or fails.
-bool run_slurm(const std::vector<std::string>& command, lab::RunResult* r, std::string* error) {
-  lab::RunOptions options;
+bool run_slurm(const std::vector<std::string>& command, tools::RunResult* r, std::string* error) {
+  tools::RunOptions options;
   options.timeout_s = 120;
-  *r = lab::run_command(command, options);
+  *r = tools::run_command(command, options);
   if (r->spawn_failed) {
     *error = "no " + command[0] + " here: SCHEDULER=slurm needs Slurm's commands (sbatch, squeue, scancel) on the PATH; run it on the "
              "cluster's login node";
@@ -53,9 +53,9 @@ bool sbatch(const SlurmSettings& s, std::vector<std::string> args, const std::st
   if (!s.account.empty()) command.push_back("--account=" + s.account);
   command.insert(command.end(), args.begin(), args.end());
   command.push_back(script);
-  lab::RunResult r;
+  tools::RunResult r;
   if (!run_slurm(command, &r, error)) return false;
-  *job = text::trim(r.output.substr(0, r.output.find_first_of(";\n")));
+  *job = tools::trim(r.output.substr(0, r.output.find_first_of(";\n")));
   if (job->empty() || job->find_first_not_of("0123456789") != std::string::npos) {
     *error = "sbatch gave no job id: " + said(r);
     return false;
@@ -89,20 +89,20 @@ bool submit_after(const SlurmSettings& s, const std::string& script, const std::
 }
 
 bool queued_jobs(const std::string& name, std::vector<std::string>* jobs, std::string* error) {
-  lab::RunResult r;
+  tools::RunResult r;
   // %A: an array's own id, once per task still queued or running.
   if (!run_slurm({"squeue", "--noheader", "--name=" + name, "--format=%A"}, &r, error)) return false;
   jobs->clear();
   std::istringstream lines(r.output);
   for (std::string line; std::getline(lines, line);) {
-    line = text::trim(line);
+    line = tools::trim(line);
     if (!line.empty() && std::find(jobs->begin(), jobs->end(), line) == jobs->end()) jobs->push_back(line);
   }
   return true;
 }
 
 void cancel_job(const std::string& job) {
-  lab::RunResult r;
+  tools::RunResult r;
   std::string error;
   run_slurm({"scancel", job}, &r, &error);
 }

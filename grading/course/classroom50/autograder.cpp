@@ -18,10 +18,10 @@
 
 #include "common/cli.h"
 #include "common/exit_codes.h"
-#include "common/subprocess.h"
 #include "grading/core/isolation.h"
 #include "grading/core/report.h"
 #include "grading/course/classroom50/results.h"
+#include "tools/subprocess.h"
 
 namespace {
 
@@ -76,9 +76,9 @@ int main(int argc, char** argv) {
   std::vector<std::string> argv_grade = {"build/host/grade", "--src", o.src, "--out", report, "--backend", "cpu",
                                          "--rubric", o.rubric, "--build-dir", o.build_dir};
   if (!o.lab.empty()) argv_grade.insert(argv_grade.end(), {"--lab", o.lab});
-  lab::RunOptions options;
+  tools::RunOptions options;
   options.timeout_s = double(o.timeout);
-  const lab::RunResult r = lab::run_command(argv_grade, options);
+  const tools::RunResult r = tools::run_command(argv_grade, options);
   std::fwrite(r.output.data(), 1, r.output.size(), stdout);
   std::fflush(stdout);
   std::string why;
@@ -91,7 +91,7 @@ int main(int argc, char** argv) {
   const std::string body = "Graded on the CPU backend (GitHub's runners have no GPU): build, correctness, safety and technique "
                            "count; performance is waived here. `make grade` on a GPU machine times your kernels.\n\n```text\n" +
                            printed + "```\n";
-  lab::run_command({"rm", "-rf", work});
+  tools::run_command({"rm", "-rf", work});
   if (json.empty()) {
     std::fprintf(stderr, "classroom50: the grader %s, and wrote no grading: %s\n", r.describe().c_str(), why.c_str());
     return lab::kExitCannotRun;

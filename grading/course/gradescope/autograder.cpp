@@ -16,7 +16,7 @@
 #include "common/cli.h"
 #include "common/exit_codes.h"
 #include "common/labs.h"
-#include "common/subprocess.h"
+#include "tools/subprocess.h"
 #include "grading/course/autograde.h"
 #include "grading/course/gradescope/results.h"
 #include "grading/core/isolation.h"
@@ -76,7 +76,7 @@ int main(int argc, char** argv) {
   std::string why;
   const std::string json = grade::gradescope_results(report + "/results.json", labs, run, &why);
   const bool written = !json.empty() && grade::write_atomically(results, json);
-  lab::run_command({"rm", "-rf", work});
+  tools::run_command({"rm", "-rf", work});
   if (!written) {
     std::fprintf(stderr, "gradescope: cannot write %s: %s\n", results.c_str(), json.empty() ? why.c_str() : "cannot write the file");
     return lab::kExitCannotRun;

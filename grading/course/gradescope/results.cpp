@@ -2,9 +2,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "common/text.h"
 #include "grading/course/autograde.h"
 #include "grading/course/class/gradebook.h"
+#include "tools/text.h"
 
 namespace grade {
 
@@ -48,7 +48,7 @@ std::string gradescope_results(const std::string& grader_json, const std::vector
   results["stdout_visibility"] = run.visibility.stdout_;
   results["execution_time"] = int(run.seconds + 0.5);
   for (json& test : results["tests"]) {
-    const bool build = test.contains("name") && test["name"].is_string() && text::contains(test["name"].get<std::string>(), ": build");
+    const bool build = test.contains("name") && test["name"].is_string() && tools::contains(test["name"].get<std::string>(), ": build");
     test["visibility"] = build ? "visible" : run.visibility.tests;
     test["output_format"] = "text";
   }

@@ -14,11 +14,11 @@
 #include "common/cli.h"
 #include "common/exit_codes.h"
 #include "common/labs.h"
-#include "common/subprocess.h"
 #include "grading/core/isolation.h"
 #include "grading/core/report.h"
 #include "grading/course/autograde.h"
 #include "grading/course/prairielearn/results.h"
+#include "tools/subprocess.h"
 
 namespace {
 
@@ -67,7 +67,7 @@ int main(int argc, char** argv) {
   std::error_code ec;
   std::filesystem::create_directories(o.root + "/results", ec);
   const bool written = !json.empty() && grade::write_atomically(results, json);
-  lab::run_command({"rm", "-rf", work});
+  tools::run_command({"rm", "-rf", work});
   if (!written) {
     std::fprintf(stderr, "prairielearn: cannot write %s: %s\n", results.c_str(), json.empty() ? why.c_str() : "cannot write the file");
     return lab::kExitCannotRun;

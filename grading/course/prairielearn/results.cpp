@@ -2,9 +2,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "common/text.h"
 #include "grading/core/report.h"
 #include "grading/course/autograde.h"
+#include "tools/text.h"
 
 namespace grade {
 
@@ -18,8 +18,8 @@ std::string prairielearn_results(const std::string& grader_json, const std::vect
   results["output"] = upload_preamble("PrairieLearn", notes) + output;
   if (grader["tests"].empty()) {
     results["gradable"] = false;
-    results["format_errors"] = json::array({text::trim(output)});
-    results["message"] = "Not graded: " + text::trim(output);
+    results["format_errors"] = json::array({tools::trim(output)});
+    results["message"] = "Not graded: " + tools::trim(output);
     return results.dump(2) + "\n";
   }
   double points = 0, max_points = 0;

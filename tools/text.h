@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-namespace text {
+namespace tools {
 
 inline bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 
@@ -45,4 +45,4 @@ inline std::string xml_escape(const std::string& text) {
   return out;
 }
 
-}  // namespace text
+}  // namespace tools

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-namespace lab {
+namespace tools {
 
 struct RunOptions {
   double timeout_s = 60.0;            // wall-clock limit; <= 0 means none
@@ -36,4 +36,4 @@ struct RunResult {
 // Runs argv[0] (looked up in PATH) with the given arguments; stdin is /dev/null.
 RunResult run_command(const std::vector<std::string>& argv, const RunOptions& options = {});
 
-}  // namespace lab
+}  // namespace tools

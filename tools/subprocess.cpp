@@ -1,6 +1,6 @@
 #include "subprocess.h"
 
-#include "common/descendants.h"
+#include "tools/descendants.h"
 
 #include <chrono>
 #include <csignal>
@@ -13,7 +13,7 @@
 
 extern char** environ;
 
-namespace lab {
+namespace tools {
 
 std::string RunResult::describe() const {
   char text[96];
@@ -175,4 +175,4 @@ RunResult run_command(const std::vector<std::string>& argv, const RunOptions& op
   return result;
 }
 
-}  // namespace lab
+}  // namespace tools

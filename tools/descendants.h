@@ -8,7 +8,7 @@
 
 #include <functional>
 
-namespace lab {
+namespace tools {
 
 // Makes this process the parent of any orphaned descendant (PR_SET_CHILD_SUBREAPER), even of
 // one that left its process group or session by a double fork.
@@ -40,4 +40,4 @@ int spawn_waited_for(const std::function<int(pid_t*)>& spawn, pid_t* pid);
 // waitpid(PID, STATUS, OPTIONS) for a child of spawn_waited_for; once reaped, it is forgotten.
 pid_t wait_for_child(pid_t pid, int* status, int options);
 
-}  // namespace lab
+}  // namespace tools

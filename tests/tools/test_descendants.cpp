@@ -1,4 +1,4 @@
-// The processes a program leaves behind (common/descendants.h): the grader, and the lab program
+// The processes a program leaves behind (tools/descendants.h): the grader, and the lab program
 // under a tool, end every one of them, even one that left its session by a double fork.
 #include <doctest/doctest.h>
 
@@ -11,8 +11,8 @@
 #include <string>
 #include <thread>
 
-#include "common/descendants.h"
-#include "common/subprocess.h"
+#include "tools/descendants.h"
+#include "tools/subprocess.h"
 
 namespace {
 
@@ -30,7 +30,7 @@ const std::string& sleeper_name() {
 int leave_a_sleeper_then_kill(bool adopt) {
   const pid_t child = fork();
   if (child == 0) {
-    if (adopt) lab::adopt_orphans();
+    if (adopt) tools::adopt_orphans();
     int named[2];
     if (pipe(named) != 0) _exit(100);
     const pid_t middle = fork();
@@ -46,14 +46,14 @@ int leave_a_sleeper_then_kill(bool adopt) {
       _exit(read(named[0], &byte, 1) == 1 ? 0 : 1);
     }
     waitpid(middle, nullptr, 0);
-    _exit(lab::kill_descendants());
+    _exit(tools::kill_descendants());
   }
   int status = 0;
   waitpid(child, &status, 0);
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-bool sleeper_alive() { return lab::run_command({"pgrep", "-x", sleeper_name()}).exited(0); }
+bool sleeper_alive() { return tools::run_command({"pgrep", "-x", sleeper_name()}).exited(0); }
 
 }  // namespace
 
@@ -65,7 +65,7 @@ TEST_CASE("a process that adopts its orphans ends a daemon its child left behind
 TEST_CASE("without adopting, the daemon is out of reach (the test above can fail)") {
   CHECK(leave_a_sleeper_then_kill(false) == 0);
   CHECK(sleeper_alive());
-  lab::run_command({"pkill", "-KILL", "-x", sleeper_name()});  // SIGKILL: a fork of this test catches the others
+  tools::run_command({"pkill", "-KILL", "-x", sleeper_name()});  // SIGKILL: a fork of this test catches the others
 }
 
 TEST_CASE("one thread's cleanup leaves another thread's running command alone") {
@@ -73,12 +73,12 @@ TEST_CASE("one thread's cleanup leaves another thread's running command alone") 
   // behind, while lab B's program is still running.
   const std::string started = "build/test/descendants-started-" + std::to_string(getpid());
   std::remove(started.c_str());
-  lab::RunResult running;
-  std::thread waiter([&] { running = lab::run_command({"sh", "-c", "touch \"$0\"; sleep 1; exit 3", started}); });
+  tools::RunResult running;
+  std::thread waiter([&] { running = tools::run_command({"sh", "-c", "touch \"$0\"; sleep 1; exit 3", started}); });
   // Until the command has surely started (a loaded machine may take a while).
   for (int i = 0; i < 500 && access(started.c_str(), F_OK) != 0; ++i) usleep(10000);
   REQUIRE(access(started.c_str(), F_OK) == 0);
-  const int killed = lab::kill_descendants();
+  const int killed = tools::kill_descendants();
   waiter.join();
   std::remove(started.c_str());
   CHECK(killed == 0);
@@ -86,12 +86,12 @@ TEST_CASE("one thread's cleanup leaves another thread's running command alone") 
 }
 
 TEST_CASE("the same cleanup still ends a command's leftovers once it returned") {
-  lab::adopt_orphans();
-  const lab::RunResult r = lab::run_command({"sh", "-c", "setsid sleep 60 </dev/null >/dev/null 2>&1 & echo $!"});
+  tools::adopt_orphans();
+  const tools::RunResult r = tools::run_command({"sh", "-c", "setsid sleep 60 </dev/null >/dev/null 2>&1 & echo $!"});
   REQUIRE(r.exited(0));
   const pid_t leftover = std::stoi(r.output);
   usleep(300000);  // its parent has exited, so it has been handed to this process
-  CHECK(lab::kill_descendants() >= 1);
+  CHECK(tools::kill_descendants() >= 1);
   CHECK(kill(leftover, 0) != 0);  // killed and reaped: no such process
 }
 
@@ -102,9 +102,9 @@ TEST_CASE("after kill_all_descendants, no command starts") {
   const pid_t child = fork();
   REQUIRE(child >= 0);
   if (child == 0) {
-    const bool before = lab::run_command({"true"}).exited(0);
-    lab::kill_all_descendants();
-    const lab::RunResult after = lab::run_command({"true"});
+    const bool before = tools::run_command({"true"}).exited(0);
+    tools::kill_all_descendants();
+    const tools::RunResult after = tools::run_command({"true"});
     _exit(before && after.spawn_failed && !after.exited(0) ? 0 : 1);
   }
   int status = 0;

@@ -1,4 +1,4 @@
-#include "common/descendants.h"
+#include "tools/descendants.h"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-namespace lab {
+namespace tools {
 
 namespace {
 
@@ -157,4 +157,4 @@ int kill_descendants() {
   return int(killed.size());
 }
 
-}  // namespace lab
+}  // namespace tools
