@@ -80,13 +80,16 @@ TEST_CASE("a file over 600 lines and a function over 60 are named by file and li
   fs::remove_all(root);
 }
 
-TEST_CASE("without universal-ctags the check fails, saying what installs it") {
-  lab::RunOptions options;
-  options.env = {"CTAGS=/nonexistent/ctags"};
-  const lab::RunResult r = lab::run_command({"scripts/size-limits"}, options);
-  CAPTURE(r.output);
-  CHECK(r.exited(2));
-  CHECK(text::contains(r.output, "scripts/install-deps ctags"));
+TEST_CASE("without universal-ctags (no ctags, or another one) the check fails, saying what installs it") {
+  for (const std::string ctags : {"/nonexistent/ctags", "true"}) {
+    lab::RunOptions options;
+    options.env = {"CTAGS=" + ctags};
+    const lab::RunResult r = lab::run_command({"scripts/size-limits"}, options);
+    CAPTURE(ctags);
+    CAPTURE(r.output);
+    CHECK(r.exited(2));
+    CHECK(text::contains(r.output, "'" + ctags + "' is not universal-ctags, or not there: scripts/install-deps ctags"));
+  }
 }
 
 }  // TEST_SUITE
