@@ -78,11 +78,11 @@ RUNTIME_LIB_cpu-count := $(call cpusim_runtime_lib,count)
 
 .PHONY: deps deps-backend
 # The Debian packages the build needs, installed when missing (scripts/install-deps): doctest
-# for the tests, universal-ctags for the maintainers' check of undefined functions (not in the
-# students' copy), Boost.Context wherever the CPU backend is used.
+# for the tests, universal-ctags for the maintainers' checks of undefined functions and of sizes
+# (not in the students' copy), Boost.Context wherever the CPU backend is used.
 ## install the Debian packages the tests need, when missing
 deps:
-	@scripts/install-deps doctest $(if $(wildcard scripts/undefined-functions),ctags) $(if $(filter cpu,$(BACKEND) $(TEST_BACKENDS)),boost)
+	@scripts/install-deps doctest $(if $(wildcard scripts/undefined-functions scripts/size-limits),ctags) $(if $(filter cpu,$(BACKEND) $(TEST_BACKENDS)),boost)
 ## install the Debian packages the CPU backend needs, when missing
 deps-backend:
 	@$(if $(filter cpu,$(BACKEND)),scripts/install-deps boost,true)

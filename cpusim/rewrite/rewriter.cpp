@@ -8,8 +8,8 @@
 
 namespace cpusim::rewrite {
 
-// One pass over the tokens, a branch per construct it rewrites. It stays one function (61
-// lines) on purpose: the branches share the statement's state (where it began, whether it is
+// One pass over the tokens, a branch per construct it rewrites. Long because it stays one
+// function on purpose: the branches share the statement's state (where it began, whether it is
 // __global__ or __device__, its template), which helpers would each have to be handed.
 bool rewriter::run() {
   std::vector<scope> scopes{{scope::file_scope, false, false}};

@@ -346,9 +346,11 @@ bool complete_active_masks(block_context& b) {
   return any;
 }
 
-void diagnose_deadlock(block_context& b) {
-  const std::string head = "error: " + kernel_and_block(b) + ": ";
-  // A warp operation that cannot complete: find a lane of its mask that is elsewhere.
+namespace {
+
+// A warp operation that cannot complete: find a lane of its mask that is elsewhere. True when
+// found, the block faulted with HEAD and why.
+bool diagnose_warp_op(block_context& b, const std::string& head) {
   for (thread_slot& t : b.threads) {
     if (t.state != thread_state::at_warp_op) continue;
     const int base = t.linear / 32 * 32;
@@ -360,7 +362,7 @@ void diagnose_deadlock(block_context& b) {
                        head + thread_name(t) + " waits at " + op + ", but lane " + std::to_string(lane) +
                            " of its warp does not exist (the block has " + std::to_string(b.nthreads) +
                            " threads).\n  A warp operation's mask may only name lanes that exist and reach it.");
-        return;
+        return true;
       }
       const thread_slot& s = b.threads[base + lane];
       if (&s == &t || joins(t, s)) continue;
@@ -369,10 +371,15 @@ void diagnose_deadlock(block_context& b) {
                          thread_name(s) + ", " + doing(b, s) +
                          ".\n  Every lane named in a warp operation's mask must reach that same operation"
                          " (on a GPU this is undefined behaviour: a hang or wrong values).");
-      return;
+      return true;
     }
   }
-  // A tile of several warps whose sync cannot complete: find a thread of the tile that is elsewhere.
+  return false;
+}
+
+// A tile of several warps whose sync cannot complete: find a thread of the tile that is
+// elsewhere. True when found, the block faulted.
+bool diagnose_tile_sync(block_context& b, const std::string& head) {
   for (thread_slot& t : b.threads) {
     if (t.state != thread_state::at_tile_sync) continue;
     const int first = tile_first(t, t.tile_size), count = tile_count(b, first, t.tile_size);
@@ -384,10 +391,14 @@ void diagnose_deadlock(block_context& b) {
                          " threads (threads " + std::to_string(first) + " to " + std::to_string(first + count - 1) +
                          " of the block) at " + where(t.site) + ", but " + thread_name(s) + " " + doing(b, s) +
                          ".\n  Every thread of a tile must reach its sync (on a GPU: a hang or wrong values).");
-      return;
+      return true;
     }
   }
-  // Barriers: threads at different barriers, or some threads gone.
+  return false;
+}
+
+// Barriers: threads at different barriers, or some threads gone. True when so, the block faulted.
+bool diagnose_barrier(block_context& b, const std::string& head) {
   const thread_slot* waiting = nullptr;
   const thread_slot* other = nullptr;
   for (const thread_slot& t : b.threads) {
@@ -406,7 +417,7 @@ void diagnose_deadlock(block_context& b) {
                        where(waiting->site) + ", " + thread_name(*other) + " at " + where(other->site) +
                        ".\n  Every thread of a block must reach the same __syncthreads() (divergent barrier:"
                        " on a GPU a hang or wrong results).");
-    return;
+    return true;
   }
   if (waiting && gone) {
     fault_in_block(b, cudaErrorLaunchFailure,
@@ -417,8 +428,16 @@ void diagnose_deadlock(block_context& b) {
                        (b.barrier_type == barrier_grid ? "this_grid().sync()" : "__syncthreads()") +
                        "; a 'return' before a barrier is the usual cause\n  (keep the threads alive and guard only"
                        " their memory accesses).");
-    return;
+    return true;
   }
+  return false;
+}
+
+}  // namespace
+
+void diagnose_deadlock(block_context& b) {
+  const std::string head = "error: " + kernel_and_block(b) + ": ";
+  if (diagnose_warp_op(b, head) || diagnose_tile_sync(b, head) || diagnose_barrier(b, head)) return;
   fault_in_block(b, cudaErrorLaunchFailure, head + "the block's threads wait for each other forever (deadlock)");
 }
 

@@ -103,6 +103,22 @@ std::string over_memory_line(long limit_mib) {
   return "(stopped: its resident memory passed the grader's limit of " + memory_text(limit_mib) + ", the rubric's memory.run)";
 }
 
+namespace {
+
+// What is this run's own: the program, its working folder and its cases; the rest of the
+// builds and of the scratch folder is hidden from a student's program.
+std::vector<std::string> own_paths(const Program& program, const std::string& cwd, const std::vector<std::string>& args) {
+  std::vector<std::string> own;
+  if (!program.solution) {
+    for (const std::string& path : std::vector<std::string>{program.path, cwd, args.empty() ? "" : args.back()}) {
+      if (!path.empty() && exists(path)) own.push_back(std::filesystem::weakly_canonical(path).string());
+    }
+  }
+  return own;
+}
+
+}  // namespace
+
 tools::RunResult run_program(const Context& ctx, const Program& program, const std::vector<std::string>& args,
                            const std::vector<std::string>& env, const std::vector<std::string>& wrapper, double timeout_s,
                            RunControl control) {
@@ -144,14 +160,7 @@ tools::RunResult run_program(const Context& ctx, const Program& program, const s
   options.cwd = make_dir(ctx, "cwd");
   options.env = env;
   options.env.push_back("HOME=" + options.cwd);
-  // What is this run's own: the program, its working folder and its cases; the rest of the
-  // builds and of the scratch folder is hidden from a student's program.
-  std::vector<std::string> own;
-  if (!program.solution) {
-    for (const std::string& path : std::vector<std::string>{program.path, options.cwd, args.empty() ? "" : args.back()}) {
-      if (!path.empty() && exists(path)) own.push_back(std::filesystem::weakly_canonical(path).string());
-    }
-  }
+  const std::vector<std::string> own = own_paths(program, options.cwd, args);
   const Turn turn(gpu_turns(ctx), control.gpu == GpuUse::alone ? Turns::Kind::alone
                                   : program.solution          ? Turns::Kind::solution
                                                               : Turns::Kind::student);
@@ -330,7 +339,9 @@ class PassClock {
 
 namespace {
 
-// One try of serve_pass, its runs at GPU place USE.
+// One try of serve_pass, its runs at GPU place USE. Long because it is one loop, a run of the
+// program each round, whose callbacks (started, advance, stop_early) share the case being run,
+// when it started and the pass's clock: helpers would each have to be handed all three.
 Pass serve_pass_once(const Context& ctx, const Program& program, const Cases& cases, const std::vector<size_t>& which,
                      const std::vector<std::string>& env, const Limits& limits, GpuUse use) {
   Pass pass;

@@ -1,9 +1,11 @@
-// What grade-class's two files share: grade_class.cpp (the options, the class, grading it here)
-// and grade_class_slurm.cpp (sending it to Slurm, merging what the tasks left). Both read a
-// student's standing and write the gradebook the same way, so that a rerun, local or on Slurm,
-// keeps what either graded.
+// What grade-class's files share: grade_class.cpp (the options, the run), grade_class_setup.cpp
+// (the class), grade_class_local.cpp (grading it here), grade_class_outputs.cpp (the gradebook,
+// the summary page, the similarity report) and grade_class_slurm.cpp (sending it to Slurm,
+// merging what the tasks left). Grading here and on Slurm read a student's standing and write
+// the gradebook the same way, so that a rerun, local or on Slurm, keeps what either graded.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -59,6 +61,34 @@ struct Class {
   std::string class_run;
 };
 
+// ---- The class: grade_class_setup.cpp ----
+
+// The labs of the table, labs.txt.
+std::vector<lab::LabEntry> table_labs();
+
+// The labs graded: the table's, or those --lab names.
+std::vector<lab::LabEntry> class_labs(const Options& o);
+
+// One local run grades into a class folder at a time: two would grade the same students and
+// write one gradebook over the other. The lock (flock, on OUT/.grade-class.lock) is held until
+// the process ends, however it ends. Slurm's tasks share their class folder by design: each
+// grades its own students, and the merge writes the gradebook once they are done.
+void hold_class_lock(const std::string& out);
+
+// The class O describes: its labs, backend and GPUs, grader, rubric and deadlines, seed and
+// build folder, each checked (exits, saying why); OUT/students made and, where this run grades,
+// the class's lock held.
+Class make_class(const Options& o);
+
+// The students: an entry of SUBMISSIONS each, and the roster's who have none.
+std::vector<grade::Student> class_list(const Options& o);
+
+// ---- Grading here (--scheduler local, a Slurm task): grade_class_local.cpp ----
+
+// Set by SIGINT or SIGTERM while grading here: the students not graded yet are not, and the run
+// ends with status 130.
+extern std::atomic<bool> interrupted;
+
 // Student S as the runs before left it (students/<slug>/ in OUT): ROW is final when there is
 // nothing to grade (ROOT empty: missing, refused, ...) or when DONE (graded with what S hands in
 // now, the same seed, rubric, lab and backend); otherwise S is to be graded from ROOT, and
@@ -70,6 +100,12 @@ struct Standing {
 };
 
 Standing standing(const Class& c, const grade::Student& s);
+
+// Grades STUDENTS here, as many at once as the machine takes (on a GPU machine one per GPU, on
+// the CPU backend one per core, or JOBS); the rows in the students' order.
+std::vector<grade::GradebookRow> grade_here(Class& c, const std::vector<grade::Student>& students);
+
+// ---- What a run writes: grade_class_outputs.cpp ----
 
 // The similarity report over every student's lab files, found as for grading (an archive is
 // unpacked again into the student's folder), into OUT/similarity.

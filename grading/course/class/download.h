@@ -75,4 +75,15 @@ struct Imported {
 bool import_download(const std::string& path, DownloadKind kind, const std::vector<Student>& roster, const std::vector<lab::LabEntry>& labs,
                      const std::string& dest, Imported* imported, std::string* error, const DownloadLimits& limits = {});
 
+// ---- Each LMS's import, which import_download picks between ----
+
+// Gradescope's export at PATH into FOLDER, DEST/students (download_gradescope.cpp).
+bool import_gradescope(const std::string& path, const std::vector<Student>& roster, const DownloadLimits& limits,
+                       const std::string& folder, Imported* out, std::string* error);
+
+// Canvas's download at PATH into DEST/students, through DEST/scratch, which it makes and its
+// caller removes (download_canvas.cpp).
+bool import_canvas(const std::string& path, const std::vector<Student>& roster, const std::vector<lab::LabEntry>& labs,
+                   const DownloadLimits& limits, const std::string& dest, Imported* out, std::string* error);
+
 }  // namespace grade
