@@ -65,6 +65,19 @@ bool has_error(const std::string& result_path) {
   return !r.launch_error.empty() || !r.run_error.empty();
 }
 
+// Whether TEXT (a run's output, a case's error) says that the GPU's memory ran out: the runtime's
+// error's name or text, the driver's.
+bool says_out_of_memory(const std::string& text) {
+  return tools::contains(text, "out of memory") || tools::contains(text, "MemoryAllocation") ||
+         tools::contains(text, "OUT_OF_MEMORY");
+}
+
+// Whether a run beside other graders' runs may have ended as it did for their programs: another
+// student's program can take the GPU's memory and share its time, so a run stopped for time,
+// killed by the kernel (SIGKILL) or out of GPU memory is run again alone. No other ending is
+// theirs: a crash or any other CUDA error is the program's own, and gets no second try.
+bool may_be_others(const tools::RunResult& r) { return r.timed_out || r.signal == SIGKILL || says_out_of_memory(r.output); }
+
 }  // namespace
 
 double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
@@ -94,7 +107,7 @@ Turns& gpu_turns(const Context& ctx) {
     for (char& c : gpu) {
       if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-') c = '_';
     }
-    turns.share_with_graders(machine_lock_folder() + "/gpu-" + gpu + ".lock", !ctx.class_run.empty());
+    turns.share_with_graders(machine_lock_folder() + "/gpu-" + gpu + ".lock", ctx.side_by_side);
   });
   return turns;
 }
@@ -263,15 +276,6 @@ tools::RunResult run_limited_once(const Context& ctx, const Program& program, co
   return r;
 }
 
-// Whether a run beside other graders' runs may have failed for them: stopped for time, or ended
-// otherwise than cleanly or with its tool's finding (compute-sanitizer's exit 99), or saying
-// that the GPU's memory ran out.
-bool may_be_others(const tools::RunResult& r) {
-  const bool out_of_memory = tools::contains(r.output, "out of memory") || tools::contains(r.output, "MemoryAllocation") ||
-                             tools::contains(r.output, "OUT_OF_MEMORY");
-  return r.timed_out || !(r.exited(0) || r.exited(99)) || out_of_memory;
-}
-
 }  // namespace
 
 tools::RunResult run_limited(const Context& ctx, const Program& program, const Cases& cases, const std::vector<std::string>& env,
@@ -392,6 +396,8 @@ Pass serve_pass_once(const Context& ctx, const Program& program, const Cases& ca
     if (current == which.size()) break;
     // A case that ends in a CUDA error ends the process on purpose: go on from the next one.
     const bool sticky = current > next && has_error(cases.result_path(which[current - 1]));
+    pass.may_be_others = pass.may_be_others || too_slow || out_of_time || may_be_others(r) ||
+                         (sticky && says_out_of_memory(read_text(cases.result_path(which[current - 1]))));
     if (!sticky) {
       const size_t i = which[current];
       pass.stopped[i] = too_slow ? fmt("timed out after %.1f s on this shape (its limit: ", elapsed) + limits.basis + ")"
@@ -406,19 +412,13 @@ Pass serve_pass_once(const Context& ctx, const Program& program, const Cases& ca
   return pass;
 }
 
-// Whether every case of WHICH came back, and none with a CUDA error.
-bool clean(const Pass& pass, const Cases& cases, const std::vector<size_t>& which) {
-  return std::all_of(which.begin(), which.end(),
-                     [&](size_t i) { return pass.stopped[i].empty() && exists(cases.result_path(i)) && !has_error(cases.result_path(i)); });
-}
-
 }  // namespace
 
 Pass serve_pass(const Context& ctx, const Program& program, const Cases& cases, const std::vector<size_t>& which,
                 const std::vector<std::string>& env, const Limits& limits, bool timed) {
   const Pass pass = serve_pass_once(ctx, program, cases, which, env, limits, timed ? GpuUse::alone : GpuUse::shared);
   // A timed pass ran alone already: what failed in it is the program's own.
-  if (timed || !gpu_turns(ctx).side_by_side() || clean(pass, cases, which)) return pass;
+  if (timed || !gpu_turns(ctx).side_by_side() || !pass.may_be_others) return pass;
   for (size_t i : which) {
     std::remove(cases.result_path(i).c_str());
     std::remove((cases.dir + "/" + std::to_string(cases.cases[i].id) + ".out").c_str());

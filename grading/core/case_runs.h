@@ -89,7 +89,7 @@ Limits limits_from(const Context& ctx, const std::vector<double>& solution_secon
 // environment, a copy of the cases) when that is longer. The solution runs only after the
 // student's program met the floor, so a correct submission pays nothing for it. A run that was
 // stopped says so, and why, at the end of its output. Side by side with other graders, a run
-// stopped for time or ended by a crash or a lack of memory is run again alone, and that counts.
+// stopped for time, killed by the kernel or out of GPU memory is run again alone, and that counts.
 tools::RunResult run_limited(const Context& ctx, const Program& program, const Cases& cases,
                            const std::vector<std::string>& env = {}, const std::vector<std::string>& wrapper = {},
                            const Program* solution = nullptr);
@@ -99,11 +99,11 @@ struct Pass {
   std::vector<double> seconds;       // each case's time (PassClock); -1: no result
   std::vector<std::string> stopped;  // why there is no result ("" when there is one)
   std::string failed_output;         // what the first process that died printed, if anything
+  bool may_be_others = false;        // a process of it ran out of time or GPU memory (run_program)
 };
 // TIMED: its runs take the GPU alone (a timed pass). Side by side with other graders, an untimed
-// pass in which a case did not come back clean (a crash, a CUDA error, a time limit) is run again
-// alone, and that counts: another student's program may have taken the memory or the time it
-// lacked.
+// pass that ran out of time or GPU memory is run again alone, and that counts: another student's
+// program may have taken the memory or the time it lacked.
 Pass serve_pass(const Context& ctx, const Program& program, const Cases& cases, const std::vector<size_t>& which,
                 const std::vector<std::string>& env, const Limits& limits, bool timed = false);
 

@@ -53,6 +53,22 @@ std::string estimate_line(const Context& ctx, const LabRubric& lab, const std::s
   return line + " (a floor, feedback only: docs/estimate.md says how far off it is)";
 }
 
+// The technique shape's run of PROGRAM under Nsight Compute, on CASES; the counts it gave, and
+// the run.
+Traffic ncu_counts(const Context& ctx, const Program& program, const Cases& cases, const Program* solution, tools::RunResult* run) {
+  const std::string csv = cases.dir + "/ncu.csv";
+  *run = run_limited(ctx, program, cases, {}, {"ncu", "--csv", "--print-units", "base", "--log-file", csv, "--metrics", kNcuMetrics},
+                     solution);
+  return traffic_from_ncu(csv);
+}
+
+// Whether Nsight Compute counts the solution's kernels here (none without a solution).
+bool ncu_counts_solution(const Context& ctx, const LabPrograms& programs, const Cases& cases) {
+  if (programs.solution.path.empty()) return false;
+  tools::RunResult run;
+  return ncu_counts(ctx, programs.solution, copy_cases(ctx, cases, "technique-solution"), nullptr, &run).launches > 0;
+}
+
 // Runs the technique shape on this backend, counting what the kernels do: the counting build
 // on the CPU backend, the GPU build under Nsight Compute on a GPU. C's status says when the
 // counts cannot be had (waived) or the run was stopped (failed).
@@ -65,13 +81,15 @@ Traffic measure(const Context& ctx, const LabRubric& lab, const LabPrograms& pro
     run = run_limited(ctx, programs.watched, cases, {"CPUSIM_LAUNCH_LOG=" + log});
     traffic = traffic_from_launch_log(log);
   } else if (ctx.have_ncu) {
-    const std::string csv = cases.dir + "/ncu.csv";
-    run = run_limited(ctx, programs.main, cases, {},
-                      {"ncu", "--csv", "--print-units", "base", "--log-file", csv, "--metrics", kNcuMetrics}, &programs.solution);
-    traffic = traffic_from_ncu(csv);
+    traffic = ncu_counts(ctx, programs.main, cases, &programs.solution, &run);
+    // Nsight Compute's errors and the program's output come in one stream, where a program can
+    // print an error line of its own: where there is a solution, its run says whether Nsight
+    // Compute counts kernels here, and only if it does not is the check waived.
     if (traffic.launches == 0 && run.output.find("==ERROR==") != std::string::npos) {
-      c.status = Status::kWaived;
-      c.details.push_back("waived: Nsight Compute could not count the kernels here:");
+      const bool counts_here = ncu_counts_solution(ctx, programs, cases);
+      c.status = counts_here ? Status::kFail : Status::kWaived;
+      c.details.push_back(counts_here ? "Nsight Compute counted no kernel of this program, though it counts the solution's here:"
+                                      : "waived: Nsight Compute could not count the kernels here:");
       const std::vector<std::string> shown = quote_output(run.output, 4);
       c.details.insert(c.details.end(), shown.begin(), shown.end());
     }

@@ -100,7 +100,7 @@ struct Options {
   std::string targets_path = "grading/targets.txt", class_run;
   std::vector<std::string> hide;
   int64_t seed = -1, jobs = -1, cores = 0;
-  bool strict = false, no_namespaces = false, quick = false, record_targets = false, record_estimates = false;
+  bool strict = false, no_namespaces = false, quick = false, record_targets = false, record_estimates = false, side_by_side = false;
 };
 
 Options parse_options(int argc, char** argv) {
@@ -129,8 +129,11 @@ Options parse_options(int argc, char** argv) {
   cli.add_string("class-run", &o.class_run,
                  "on a GPU, a class's run (make grade-class gives each its token): the gradings with this token\n"
                  "keep the solution's times, measured by the first of them on this GPU, in the build folder\n"
-                 "for the others (grading/core/kept_times.h; on the CPU backend they are kept without one), and\n"
-                 "run their programs side by side on the GPU but for the timed calls (grading/core/turns.h)");
+                 "for the others (grading/core/kept_times.h; on the CPU backend they are kept without one)");
+  cli.add_flag("side-by-side", &o.side_by_side,
+               "on a GPU, beside other such gradings on the same GPU (make grade-class, JOBS above the GPUs):\n"
+               "run the programs beside theirs but for the timed passes, and run again alone a run that ended\n"
+               "as their programs could have made it end, out of GPU memory or time (grading/core/turns.h)");
   cli.add_string("targets", &o.targets_path, "the performance targets where there is no solution to time: per GPU model,\n"
                                             "the solution's share of its ceiling's speed (grading/core/targets.h)");
   cli.add_flag("record-estimates", &o.record_estimates, "on the CPU backend, with the solutions: write each part's estimated time\n"
@@ -252,6 +255,7 @@ grade::Context make_context(const Options& o, const std::string& backend, const 
   ctx.record_targets = o.record_targets;
   ctx.record_estimates = o.record_estimates;
   ctx.class_run = o.class_run;
+  ctx.side_by_side = o.side_by_side;
   std::string error;
   if (!grade::load_targets(o.targets_path, &ctx.targets, &error)) cannot_run(error);
   if (!grade::load_estimates(ctx.estimates_path, &ctx.estimates, &error)) cannot_run(error);

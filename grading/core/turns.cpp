@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cstring>
 #include <stdexcept>
+#include <vector>
 
 namespace grade {
 
@@ -55,19 +56,36 @@ void Turns::share_with_graders(const std::string& lock_path, bool side_by_side) 
   side_by_side_ = side_by_side;
 }
 
+bool Turns::exclusive_wanted() const {
+  const int fd = open((lock_path_ + ".wanted").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+  if (fd < 0) return false;
+  const bool wanted = flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK;
+  close(fd);
+  return wanted;
+}
+
 void Turns::hold_gpu(Kind kind) {
   if (lock_path_.empty()) return;
-  const std::lock_guard<std::mutex> hold(gpu_mutex_);
-  // The runs under way here are all of one kind (enter): the first takes the file for them all.
+  std::unique_lock<std::mutex> hold(gpu_mutex_);
+  // The runs under way here are all of one kind (enter): the first takes the file for them all,
+  // and the others join it; side by side, not while another grader waits to take it exclusively
+  // (they wait for this grader to let go, and queue behind that one: a grader whose runs overlap
+  // would hold it shared for ever).
+  if (gpu_runs_ > 0 && side_by_side_ && exclusive_wanted()) gpu_free_.wait(hold, [&] { return gpu_runs_ == 0; });
   if (gpu_runs_ == 0) {
-    const int gate = locked(lock_path_ + ".gate", LOCK_EX);
+    const bool exclusive = !side_by_side_ || kind == Kind::alone;
+    // A grader waiting to take it exclusively says so (the wanted file, shared among such
+    // graders) until it has it, and holds the gate meanwhile.
+    std::vector<int> held;
     try {
-      gpu_fd_ = locked(lock_path_, side_by_side_ && kind != Kind::alone ? LOCK_SH : LOCK_EX);
+      if (exclusive) held.push_back(locked(lock_path_ + ".wanted", LOCK_SH));
+      held.push_back(locked(lock_path_ + ".gate", LOCK_EX));
+      gpu_fd_ = locked(lock_path_, exclusive ? LOCK_EX : LOCK_SH);
     } catch (...) {
-      close(gate);
+      for (int fd : held) close(fd);
       throw;
     }
-    close(gate);
+    for (int fd : held) close(fd);
   }
   ++gpu_runs_;
 }
@@ -78,6 +96,7 @@ void Turns::release_gpu() {
   if (--gpu_runs_ == 0) {
     close(gpu_fd_);
     gpu_fd_ = -1;
+    gpu_free_.notify_all();
   }
 }
 

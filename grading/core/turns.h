@@ -19,10 +19,12 @@
 // the GPU's memory (a timed pass that took the GPU alone only once its inputs were on it failed
 // for lack of memory beside such a program on the H200). Side by side, another student's program
 // may take the memory or much of the time a run needs, so a run that failed that way is run again
-// alone before it counts (grading/core/case_runs.h). A second file, the gate, keeps the order
-// fair: a grader waiting to take the GPU exclusively holds the gate, and no grader takes it shared
-// past a waiting one (flock alone lets shared holders in one after another, and a timed pass
-// could wait for ever). Their builds, and what they do on the CPU, still go side by side.
+// alone before it counts (grading/core/case_runs.h). Two more files keep the order fair. A grader
+// waiting to take the GPU exclusively holds the gate, so that no grader takes it shared past a
+// waiting one (flock alone lets shared holders in one after another, and a timed pass could wait
+// for ever); and it holds the wanted file, so that a class's grader that has it shared starts no
+// run beside its runs under way until they end (its runs overlapping, it would never let go).
+// Their builds, and what they do on the CPU, still go side by side.
 #pragma once
 
 #include <condition_variable>
@@ -43,9 +45,10 @@ class Turns {
   // Ends a turn that enter() gave.
   void leave();
 
-  // Shares the GPU with other graders through the lock file LOCK_PATH and its gate (LOCK_PATH
-  // with ".gate" added), made if missing; "" shares it with no one. SIDE_BY_SIDE: a class's
-  // grader, whose runs but its timed passes go beside other such graders' runs.
+  // Shares the GPU with other graders through the lock file LOCK_PATH, its gate and its wanted
+  // file (LOCK_PATH with ".gate", ".wanted" added), made if missing; "" shares it with no one.
+  // SIDE_BY_SIDE: a class's grader, whose runs but its timed passes go beside other such
+  // graders' runs.
   void share_with_graders(const std::string& lock_path, bool side_by_side = false);
   // Whether this grader's runs may go beside other graders' (share_with_graders).
   bool side_by_side() const { return side_by_side_ && !lock_path_.empty(); }
@@ -58,9 +61,13 @@ class Turns {
   void release_gpu();
 
  private:
+  // Whether another grader waits to take the GPU exclusively (holds the wanted file).
+  bool exclusive_wanted() const;
+
   std::string lock_path_;
   bool side_by_side_ = false;
   std::mutex gpu_mutex_;  // held while the lock file is taken or let go
+  std::condition_variable gpu_free_;  // gpu_runs_ came down to 0
   int gpu_fd_ = -1;       // the lock file, while this grader holds it
   int gpu_runs_ = 0;      // the runs that hold it
   std::mutex mutex_;

@@ -45,8 +45,11 @@ struct Context {
   std::set<std::string> cxx_exports;       // what the shared C++ library exports (submission.h)
   std::string device;                      // the GPU's name, as nvidia-smi gives it; "" without one
   // A class's run (--class-run): its gradings on a GPU keep the solution's times for each other
-  // (kept_times.h) and run side by side but for their timed calls (turns.h).
+  // (kept_times.h).
   std::string class_run;
+  // Beside other gradings on the same GPU (--side-by-side): their programs run beside each
+  // other's but for the timed passes (turns.h).
+  bool side_by_side = false;
   // The performance targets without solutions (grading/core/targets.h): the file, what it holds, and
   // whether this run records the solutions' shares into it (make bench).
   std::string targets_path = "grading/targets.txt";

@@ -54,6 +54,7 @@ struct Class {
   std::vector<grade::Override> overrides;  // the instructor's, applied as the gradebook is written
   std::vector<std::string> gpus;     // the models nvidia-smi names
   std::vector<std::string> gpu_ids;  // those this process may use, for CUDA_VISIBLE_DEVICES
+  bool graders_share_gpus = false;   // more graders than GPUs: they run side by side (--side-by-side)
   int grader_jobs = 0;               // each grader's labs at once on a GPU machine (0: its own default)
   int grader_cores = 0;              // on the CPU backend, each grader's share of the cores (0: all)
   // This run's, given to every grader on a GPU: the solution is timed once per run and GPU, by

@@ -44,6 +44,7 @@ std::vector<std::string> grader_command(const Class& c, const std::string& root,
   if (c.grader_jobs > 0) argv.insert(argv.end(), {"--jobs", std::to_string(c.grader_jobs)});
   if (c.grader_cores > 0) argv.insert(argv.end(), {"--cores", std::to_string(c.grader_cores)});
   if (c.backend == "gpu") argv.insert(argv.end(), {"--class-run", c.class_run});
+  if (c.graders_share_gpus) argv.push_back("--side-by-side");
   // What student code must not read: the class's submissions (and the download they came from),
   // and every student's folder and the similarity report's copies in OUT (the grader reads its own
   // student's outside the fences).
@@ -187,6 +188,7 @@ std::vector<grade::GradebookRow> grade_here(Class& c, const std::vector<grade::S
   // the others' would need the core for (grading/core/grade_labs.cpp).
   if (c.backend == "gpu" && size_t(workers) > c.gpu_ids.size()) {
     c.grader_jobs = std::max(1, int(std::thread::hardware_concurrency()) / workers);
+    c.graders_share_gpus = true;
   }
   if (c.backend == "cpu" && workers > 1) c.grader_cores = std::max(1, grade::usable_cores() / workers);
   std::printf("make grade-class: %zu students in %s, class seed %llu (SEED=%llu reproduces every seed), %d at once on %s\n",

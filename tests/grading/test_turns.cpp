@@ -108,8 +108,7 @@ TEST_SUITE("turns") {
     runs.start("a2", Kind::student, 1, 0);  // grader a holds the GPU still: a2 goes in beside a1
     const std::vector<std::string> events = runs.finish();
     CHECK(events == std::vector<std::string>{"+a1", "+a2", "-a2", "-a1", "+b-timed", "-b-timed"});
-    std::remove(lock.c_str());
-    std::remove((lock + ".gate").c_str());
+    for (const char* file : {"", ".gate", ".wanted"}) std::remove((lock + file).c_str());
   }
 
   TEST_CASE("graders sharing a GPU: no run of one goes beside a run of the other") {
@@ -120,8 +119,7 @@ TEST_SUITE("turns") {
     runs.start("b", Kind::student, 1, 1);
     const std::vector<std::string> events = runs.finish();
     CHECK(events == std::vector<std::string>{"+a", "-a", "+b", "-b"});
-    std::remove(lock.c_str());
-    std::remove((lock + ".gate").c_str());
+    for (const char* file : {"", ".gate", ".wanted"}) std::remove((lock + file).c_str());
   }
 
   // A class's graders (make grade-class): their untimed runs share the GPU, a timed pass has it
@@ -138,8 +136,7 @@ TEST_SUITE("turns") {
     runs.start("b2", Kind::student, 1, 1);  // grader b has no run under way: it waits behind c's timed pass
     const std::vector<std::string> events = runs.finish();
     CHECK(events == std::vector<std::string>{"+a", "+b", "-b", "-a", "+c-timed", "-c-timed", "+b2", "-b2"});
-    std::remove(lock.c_str());
-    std::remove((lock + ".gate").c_str());
+    for (const char* file : {"", ".gate", ".wanted"}) std::remove((lock + file).c_str());
   }
 
   TEST_CASE("a class's grader still takes the GPU from a grader of its own (make grade) one at a time") {
@@ -151,7 +148,22 @@ TEST_SUITE("turns") {
     runs.start("grade", Kind::student, 1, 1);
     const std::vector<std::string> events = runs.finish();
     CHECK(events == std::vector<std::string>{"+class", "-class", "+grade", "-grade"});
-    std::remove(lock.c_str());
-    std::remove((lock + ".gate").c_str());
+    for (const char* file : {"", ".gate", ".wanted"}) std::remove((lock + file).c_str());
+  }
+
+  TEST_CASE("a class's grader whose runs overlap lets a waiting timed pass in once its runs under way end") {
+    const std::string lock = "build/test/turns-overlap-" + std::to_string(getpid()) + ".lock";
+    Runs runs(2, lock, true);
+    runs.start("a1", Kind::student, 2, 0);
+    std::this_thread::sleep_for(std::chrono::milliseconds(tick_ms / 2));
+    runs.start("b-timed", Kind::alone, 1, 1);  // waits for a1
+    std::this_thread::sleep_for(std::chrono::milliseconds(tick_ms / 2));
+    runs.start("a2", Kind::student, 2, 0);  // would go in beside a1, and a3 beside a2...
+    std::this_thread::sleep_for(std::chrono::milliseconds(tick_ms));
+    runs.start("a3", Kind::student, 1, 0);
+    const std::vector<std::string> events = runs.finish();
+    REQUIRE(events.size() == 8);
+    CHECK(std::vector<std::string>(events.begin(), events.begin() + 4) == std::vector<std::string>{"+a1", "-a1", "+b-timed", "-b-timed"});
+    for (const char* file : {"", ".gate", ".wanted"}) std::remove((lock + file).c_str());
   }
 }
