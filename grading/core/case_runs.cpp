@@ -221,6 +221,11 @@ Cases copy_cases(const Context& ctx, const Cases& from, const std::string& name,
   // (a full disk, or, without namespaces, student code that killed the cp), never the student's.
   const tools::RunResult cp = tools::run_command({"sh", "-c", "cp \"$0\"/*.in* \"$1\"", from.dir, out.dir});
   if (!cp.exited(0)) throw CannotGrade("cannot copy the cases to " + out.dir + ": cp " + cp.describe() + "\n" + cp.output);
+  // And their list, for a run outside a pass (run_limited's solution, the technique check's):
+  // without it, such a run of the copy found no cases and failed.
+  std::vector<size_t> all(out.cases.size());
+  for (size_t i = 0; i < all.size(); ++i) all[i] = i;
+  write_case_list(out, all);
   return out;
 }
 
