@@ -47,8 +47,7 @@ TEST_CASE("a program that hangs where no per-shape limit watches it costs second
   const std::string safety = check_line(g.run.output, "safety");
   CHECK(contains(safety, ": FAIL"));
   CHECK(contains(g.run.output, "the AddressSanitizer build on M=67 N=45 K=33 timed out after 30.0 s:"));
-  // And the solution's time for the same run, which tells a hang from a slow program.
-  CHECK(contains(g.run.output, "(stopped after 30 s, the least time any such run gets; the solution took "));
+  CHECK(contains(g.run.output, "(stopped after 30 s, the least time any such run gets)"));
   const size_t open = safety.find('(');
   REQUIRE(open != std::string::npos);
   CHECK(std::stod(safety.substr(open + 1)) < 45);
