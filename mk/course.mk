@@ -17,6 +17,8 @@
 # gradebook for those LMSs' imports.
 # SCHEDULER=slurm submits the students to grade as a Slurm job array instead, BATCH=N students a
 # task (default 1), PARTITION= and ACCOUNT= as the cluster wants, and a job that merges the results.
+# TRACE_RUNS=1: each student's folder gets runs.tsv, a line per lab program run, its wait for the
+# GPU and its run (grading/core/run_trace.h); scripts/trace-summary OUT reads them.
 ## grade a class: SUBMISSIONS=dir (a folder or archive per student) or a Canvas or Gradescope download .zip; OUT=dir, ROSTER=file.csv, JOBS=N, OVERRIDES=file.csv, SCHEDULER=slurm
 grade-class: deps-backend
 	@$(call build_in_parallel,$(GRADER) $(GRADE_CLASS))
@@ -26,7 +28,8 @@ grade-class: deps-backend
 	  $(if $(SCHEDULER),--scheduler $(SCHEDULER)) $(if $(PARTITION),--partition $(call shell_quote,$(PARTITION))) \
 	  $(if $(ACCOUNT),--account $(call shell_quote,$(ACCOUNT))) $(if $(BATCH),--batch $(BATCH)) \
 	  $(if $(SEED),--seed $(SEED)) $(if $(RUBRIC),--rubric "$(RUBRIC)") $(if $(REGRADE),--regrade $(call shell_quote,$(REGRADE))) \
-	  $(if $(OVERRIDES),--overrides $(call shell_quote,$(OVERRIDES))) $(similarity_options); status=$$?; \
+	  $(if $(OVERRIDES),--overrides $(call shell_quote,$(OVERRIDES))) $(if $(filter 1 yes,$(TRACE_RUNS)),--trace-runs) \
+	  $(similarity_options); status=$$?; \
 	  [ $$status -eq 0 ] || echo "(make grade-class exited with status $$status)"; exit $$status
 
 # The similarity report alone (grade-class runs it after grading): each lab's pairs of students

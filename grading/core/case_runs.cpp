@@ -20,6 +20,7 @@
 #include "tools/text.h"
 #include "common/timing.h"
 #include "grading/core/isolation.h"
+#include "grading/core/run_trace.h"
 #include "grading/core/student_uid.h"
 #include "grading/core/turns.h"
 #include "common/rep_check.h"
@@ -174,11 +175,16 @@ tools::RunResult run_program(const Context& ctx, const Program& program, const s
   options.env = env;
   options.env.push_back("HOME=" + options.cwd);
   const std::vector<std::string> own = own_paths(program, options.cwd, args);
+  const double asked = trace_clock();
+  const auto waiting = Clock::now();
   const Turn turn(gpu_turns(ctx), control.gpu == GpuUse::alone ? Turns::Kind::alone
                                   : program.solution          ? Turns::Kind::solution
                                                               : Turns::Kind::student);
+  const double waited = seconds_since(waiting);
   options.started = std::move(started);
+  const auto running = Clock::now();
   tools::RunResult r = ctx.sandbox.run(ctx.sandbox.wrap(argv, options.timeout_s, program.sanitizer, own), options);
+  trace_run(ctx, program, args, wrapper, control.gpu == GpuUse::alone, asked, waited, seconds_since(running));
   tools::kill_descendants();
   tools::run_command({"rm", "-rf", options.cwd});
   if (*over_memory) {

@@ -1,6 +1,7 @@
 // The performance check (a GPU only): the student's median time against the solution's in the
 // same run, or, without solutions, against the target recorded for this GPU model.
 #include <algorithm>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -120,9 +121,12 @@ double fastest_ms(const lab::Case& shape, const lab::CaseResult& measured) {
 }
 
 // The student's median time against the target; C's points by the share of its speed.
-void time_against(const Context& ctx, const LabRubric& lab, const Program& program, const Reference& ref, CheckResult* c) {
+// TIMED_OVER is called once the timed pass ended.
+void time_against(const Context& ctx, const LabRubric& lab, const Program& program, const Reference& ref,
+                  const std::function<void()>& timed_over, CheckResult* c) {
   const Cases cases = copy_cases(ctx, ref.cases, "performance");
   const Pass pass = timed_pass(ctx, program, cases, ref.limits);
+  timed_over();
   const CaseVerdict v = evaluate(ctx, cases, 0, &pass);
   c->status = Status::kFail;
   c->details = ref.basis;
@@ -161,8 +165,14 @@ void record_share(const Context& ctx, const LabRubric& lab, const LabPrograms& p
 
 }  // namespace
 
-CheckResult check_performance(const Context& ctx, const LabRubric& lab, const LabPrograms& programs) {
+CheckResult check_performance(const Context& ctx, const LabRubric& lab, const LabPrograms& programs,
+                              const std::function<void()>& timed_over) {
   const auto start = Clock::now();
+  bool over = false;
+  const std::function<void()> timing_over = [&] {
+    if (!over && timed_over) timed_over();
+    over = true;
+  };
   CheckResult c("performance", Status::kWaived, 0);
   if (ctx.backend != "gpu") {
     c.details.push_back("waived on the CPU backend: its times say nothing about a GPU");
@@ -174,10 +184,11 @@ CheckResult check_performance(const Context& ctx, const LabRubric& lab, const La
       c.details.push_back("waived: " + ref.why);
     } else {
       c.max_points = lab.points_performance;
-      time_against(ctx, lab, programs.main, ref, &c);
+      time_against(ctx, lab, programs.main, ref, timing_over, &c);
       if (ctx.record_targets && !programs.solution.path.empty()) record_share(ctx, lab, programs, ref, &c);
     }
   }
+  timing_over();
   c.seconds = seconds_since(start);
   return c;
 }

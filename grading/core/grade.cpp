@@ -18,6 +18,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <random>
 #include <thread>
 
@@ -97,7 +98,7 @@ std::vector<std::pair<std::string, std::string>> trusted_files(const std::string
 // What the command line asks for (the usage above).
 struct Options {
   std::string src = "labs", lab_filter, step_filter, backend, rubric_path = "grading/rubric.txt", out, build_dir;
-  std::string targets_path = "grading/targets.txt", class_run;
+  std::string targets_path = "grading/targets.txt", class_run, trace_runs;
   std::vector<std::string> hide;
   int64_t seed = -1, jobs = -1, cores = 0;
   bool strict = false, no_namespaces = false, quick = false, record_targets = false, record_estimates = false, side_by_side = false;
@@ -134,6 +135,8 @@ Options parse_options(int argc, char** argv) {
                "on a GPU, beside other such gradings on the same GPU (make grade-class, JOBS above the GPUs):\n"
                "run the programs beside theirs but for the timed passes, and run again alone a run that ended\n"
                "as their programs could have made it end, out of GPU memory or time (grading/core/turns.h)");
+  cli.add_string("trace-runs", &o.trace_runs, "append a line for each lab program run to this file: when it asked for its turn at\n"
+                                            "the GPU, its wait, its run, its program and tool (grading/core/run_trace.h)");
   cli.add_string("targets", &o.targets_path, "the performance targets where there is no solution to time: per GPU model,\n"
                                             "the solution's share of its ceiling's speed (grading/core/targets.h)");
   cli.add_flag("record-estimates", &o.record_estimates, "on the CPU backend, with the solutions: write each part's estimated time\n"
@@ -256,6 +259,8 @@ grade::Context make_context(const Options& o, const std::string& backend, const 
   ctx.record_estimates = o.record_estimates;
   ctx.class_run = o.class_run;
   ctx.side_by_side = o.side_by_side;
+  ctx.trace_runs = o.trace_runs;
+  if (!o.trace_runs.empty() && !std::ofstream(o.trace_runs, std::ios::app)) cannot_run("cannot write " + o.trace_runs + " (--trace-runs)");
   std::string error;
   if (!grade::load_targets(o.targets_path, &ctx.targets, &error)) cannot_run(error);
   if (!grade::load_estimates(ctx.estimates_path, &ctx.estimates, &error)) cannot_run(error);

@@ -12,11 +12,13 @@
 
 #include "grading/core/build_folder.h"
 #include "grading/core/cannot_grade.h"
+#include "grading/core/case_runs.h"
 #include "grading/core/checks.h"
 #include "grading/core/machine.h"
 #include "grading/core/report.h"
 #include "grading/core/skeletons.h"
 #include "grading/core/targets.h"
+#include "grading/core/turns.h"
 
 namespace grade {
 
@@ -189,14 +191,14 @@ void grade_checks(const grade::Context& ctx, LabGrading& g) {
   grade_later_checks(ctx, g);
 }
 
-// G's performance check, and its lab's score.
-void grade_performance(const grade::Context& ctx, LabGrading& g) {
+// G's performance check, and its lab's score. TIMED_OVER: check_performance's.
+void grade_performance(const grade::Context& ctx, LabGrading& g, const std::function<void()>& timed_over = {}) {
   const grade::LabRubric& l = *g.rubric;
   // On the CPU backend the performance check is waived (and runs nothing), whatever came before.
   if (!ctx.quick && l.points_performance == 0) {
     g.off("performance");
   } else if (!ctx.quick && (g.why_skipped.empty() || ctx.backend == "cpu")) {
-    g.record(grade::check_performance(ctx, l, g.programs));
+    g.record(grade::check_performance(ctx, l, g.programs, timed_over));
   } else if (!ctx.quick) {
     g.skipped("performance", l.points_performance);
   }
@@ -204,6 +206,11 @@ void grade_performance(const grade::Context& ctx, LabGrading& g) {
             grade::points_text(g.result.points()) + "/" +
             grade::points_text(g.result.max_points()) + "\n");
 }
+
+// Whether a grading times its labs after all their other checks, one timed pass after another,
+// keeping the GPU alone from its first timed pass to its last (grading/core/turns.h): on a GPU,
+// but for make check, which times nothing.
+bool times_last(const grade::Context& ctx) { return ctx.backend == "gpu" && !ctx.quick; }
 
 // Calls WORK(i) for i < COUNT, JOBS at a time; the first exception any call threw, once all ended.
 void run_at_once(size_t count, int jobs, const std::function<void(size_t)>& work) {
@@ -259,7 +266,7 @@ std::vector<LabGrading> build_labs(const grade::Context& ctx, const std::vector<
                               &programs[i].solution_watched}) {
         p->step = l->step.count > 1 ? std::to_string(l->step.number) : "";
       }
-      gradings.push_back(LabGrading{l, programs[i], builds[i], LabLog(jobs == 1), {}, {}});
+      gradings.push_back(LabGrading{l, programs[i], builds[i], LabLog(jobs == 1 && !times_last(ctx)), {}, {}});
       if (!first) {
         gradings[i - 1].grades_build = false;
         gradings[i].some_correct = gradings[i - 1].some_correct;
@@ -290,17 +297,19 @@ std::vector<LabResult> grade_labs(const grade::Context& ctx, const std::vector<c
   const bool safety_beside = ctx.backend == "cpu" && jobs == 1 && grade::usable_cores() >= 2 &&
                              grade::memory_to_spare_mib() >= kSafetyBesideMib;
   for (LabGrading& g : gradings) g.safety_beside = safety_beside;
-  if (jobs == 1) {
+  const bool last = times_last(ctx);
+  if (jobs == 1 && !last) {
     for (LabGrading& g : gradings) {
       grade_checks(ctx, g);
       grade_performance(ctx, g);
     }
   } else {
-    // Labs share the GPU for every check but their timed calls, which take it alone one lab at
-    // a time (grading/core/case_runs.cpp): a lab's timing starts once its own checks are over, while
-    // the other labs' checks wait their turn. The first lab's lines print as they come; the
+    // Labs share the GPU for every check but their timed calls, which take it alone (grading/core/
+    // case_runs.cpp). On a GPU the labs are timed last, JOBS at a time, so that one lab's timed
+    // pass runs while another's inputs are written or its times judged, and the GPU is kept alone
+    // from the first timed pass to the last. The first lab's lines print as they come; the
     // others' once the labs before them are done.
-    // A lab's steps are graded in order, one after another (LabGrading::grades_build).
+    // A lab's steps go through their other checks in order, one after another (LabGrading::grades_build).
     gradings.front().log.go_live();
     std::vector<size_t> lab_starts;
     for (size_t i = 0; i < gradings.size(); ++i) {
@@ -309,16 +318,33 @@ std::vector<LabResult> grade_labs(const grade::Context& ctx, const std::vector<c
     std::mutex printing;
     std::vector<bool> done(gradings.size());
     size_t printed = 0;
+    const auto finished = [&](size_t i) {
+      const std::lock_guard<std::mutex> hold(printing);
+      done[i] = true;
+      for (; printed < gradings.size() && done[printed]; ++printed) gradings[printed].log.go_live();
+    };
     run_at_once(lab_starts.size(), jobs, [&](size_t k) {
       const size_t end = k + 1 < lab_starts.size() ? lab_starts[k + 1] : gradings.size();
       for (size_t i = lab_starts[k]; i < end; ++i) {
         grade_checks(ctx, gradings[i]);
+        if (last) continue;
         grade_performance(ctx, gradings[i]);
-        const std::lock_guard<std::mutex> hold(printing);
-        done[i] = true;
-        for (; printed < gradings.size() && done[printed]; ++printed) gradings[printed].log.go_live();
+        finished(i);
       }
     });
+    if (last) {
+      grade::KeptAlone kept(grade::gpu_turns(ctx));
+      std::atomic<size_t> to_time{gradings.size()};
+      run_at_once(gradings.size(), jobs, [&](size_t i) {
+        bool counted = false;
+        const auto timed_over = [&] {
+          if (!std::exchange(counted, true) && --to_time == 0) kept.end();
+        };
+        grade_performance(ctx, gradings[i], timed_over);
+        timed_over();
+        finished(i);
+      });
+    }
   }
   std::vector<grade::LabResult> results;
   for (LabGrading& g : gradings) results.push_back(std::move(g.result));

@@ -67,12 +67,17 @@ bool Turns::exclusive_wanted() const {
 void Turns::hold_gpu(Kind kind) {
   if (lock_path_.empty()) return;
   std::unique_lock<std::mutex> hold(gpu_mutex_);
+  // Held alone, the run goes in at once: the others' runs ended before this grader had it.
+  if (gpu_fd_ >= 0 && exclusive_) {
+    ++gpu_runs_;
+    return;
+  }
   // The runs under way here are all of one kind (enter): the first takes the file for them all,
   // and the others join it; side by side, not while another grader waits to take it exclusively
   // (they wait for this grader to let go, and queue behind that one: a grader whose runs overlap
   // would hold it shared for ever).
   if (gpu_runs_ > 0 && side_by_side_ && exclusive_wanted()) gpu_free_.wait(hold, [&] { return gpu_runs_ == 0; });
-  if (gpu_runs_ == 0) {
+  if (gpu_fd_ < 0) {
     const bool exclusive = !side_by_side_ || kind == Kind::alone;
     // A grader waiting to take it exclusively says so (the wanted file, shared among such
     // graders) until it has it, and holds the gate meanwhile.
@@ -86,18 +91,35 @@ void Turns::hold_gpu(Kind kind) {
       throw;
     }
     for (int fd : held) close(fd);
+    exclusive_ = exclusive;
   }
   ++gpu_runs_;
+}
+
+void Turns::let_go() {
+  if (gpu_runs_ > 0 || gpu_fd_ < 0 || (keeping_ && exclusive_)) return;
+  close(gpu_fd_);
+  gpu_fd_ = -1;
+  exclusive_ = false;
+  gpu_free_.notify_all();
 }
 
 void Turns::release_gpu() {
   if (lock_path_.empty()) return;
   const std::lock_guard<std::mutex> hold(gpu_mutex_);
-  if (--gpu_runs_ == 0) {
-    close(gpu_fd_);
-    gpu_fd_ = -1;
-    gpu_free_.notify_all();
-  }
+  --gpu_runs_;
+  let_go();
+}
+
+void Turns::keep_alone() {
+  const std::lock_guard<std::mutex> hold(gpu_mutex_);
+  keeping_ = true;
+}
+
+void Turns::end_keeping() {
+  const std::lock_guard<std::mutex> hold(gpu_mutex_);
+  keeping_ = false;
+  let_go();
 }
 
 Turn::Turn(Turns& turns, Turns::Kind kind) : turns_(turns) {

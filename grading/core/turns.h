@@ -25,6 +25,12 @@
 // for ever); and it holds the wanted file, so that a class's grader that has it shared starts no
 // run beside its runs under way until they end (its runs overlapping, it would never let go).
 // Their builds, and what they do on the CPU, still go side by side.
+//
+// Each time a grader takes the GPU alone, the others' programs under way must end first, and a
+// sanitizer's or a profiler's run takes seconds: with a class's graders taking it alone for each
+// of a student's seven timed passes, the GPU sat idle 84% of a class's run on the H200. So a
+// grading times its labs last, one pass after another, and keeps the GPU alone from its first
+// timed pass to its last (KeptAlone): the others wait for it once a student, not once a pass.
 #pragma once
 
 #include <condition_variable>
@@ -57,18 +63,27 @@ class Turns {
   // exclusively), and counts the run. Throws std::runtime_error when a file cannot be opened or
   // locked: running beside another grader's runs is no option.
   void hold_gpu(Kind kind);
-  // Counts the run out; the last one lets go of the lock file.
+  // Counts the run out; the last one lets go of the lock file, unless this grader keeps it.
   void release_gpu();
+  // From now on, once this grader has the GPU alone (its lock file taken exclusively), it keeps
+  // it when its runs end, its next runs going in at once, until end_keeping().
+  void keep_alone();
+  // Lets go of the GPU kept alone once its runs under way end.
+  void end_keeping();
 
  private:
   // Whether another grader waits to take the GPU exclusively (holds the wanted file).
   bool exclusive_wanted() const;
+  // Closes the lock file when no run holds it and it is not kept; gpu_mutex_ held.
+  void let_go();
 
   std::string lock_path_;
   bool side_by_side_ = false;
   std::mutex gpu_mutex_;  // held while the lock file is taken or let go
   std::condition_variable gpu_free_;  // gpu_runs_ came down to 0
   int gpu_fd_ = -1;       // the lock file, while this grader holds it
+  bool exclusive_ = false;  // held exclusively: no other grader's run is under way
+  bool keeping_ = false;    // keep_alone() until end_keeping()
   int gpu_runs_ = 0;      // the runs that hold it
   std::mutex mutex_;
   std::condition_variable changed_;
@@ -85,6 +100,19 @@ class Turn {
   ~Turn();
   Turn(const Turn&) = delete;
   Turn& operator=(const Turn&) = delete;
+
+ private:
+  Turns& turns_;
+};
+
+// Keeps TURNS's GPU alone between its runs while it lives (Turns::keep_alone), or until end().
+class KeptAlone {
+ public:
+  explicit KeptAlone(Turns& turns) : turns_(turns) { turns_.keep_alone(); }
+  ~KeptAlone() { end(); }
+  KeptAlone(const KeptAlone&) = delete;
+  KeptAlone& operator=(const KeptAlone&) = delete;
+  void end() { turns_.end_keeping(); }
 
  private:
   Turns& turns_;

@@ -50,6 +50,7 @@ struct Context {
   // Beside other gradings on the same GPU (--side-by-side): their programs run beside each
   // other's but for the timed passes (turns.h).
   bool side_by_side = false;
+  std::string trace_runs;  // --trace-runs: the file a line per program run goes to (run_trace.h)
   // The performance targets without solutions (grading/core/targets.h): the file, what it holds, and
   // whether this run records the solutions' shares into it (make bench).
   std::string targets_path = "grading/targets.txt";

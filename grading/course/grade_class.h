@@ -36,6 +36,7 @@ struct Options {
   int64_t jobs = -1, seed = -1;
   int64_t similarity_threshold = 80;
   bool no_similarity = false, similarity_only = false;
+  bool trace_runs = false;  // each grader's --trace-runs, into its student's folder: runs.tsv
   std::string scheduler = "local", partition, account;  // Slurm's
   int64_t batch = 1, slurm_task = -1;
   bool slurm_merge = false;

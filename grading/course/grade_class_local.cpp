@@ -35,10 +35,12 @@ namespace {
 // A student's seed: the same for the same class seed and id, on any machine (FNV-1a).
 uint64_t student_seed(uint64_t class_seed, const std::string& id) { return grade::fnv1a(std::to_string(class_seed) + "\n" + id) % 1000000000; }
 
-// The grader's command for student S's folder ROOT, reporting into REPORT.
-std::vector<std::string> grader_command(const Class& c, const std::string& root, const std::string& report, uint64_t seed) {
-  std::vector<std::string> argv = {c.grader, "--src", root, "--out", report, "--seed", std::to_string(seed),
+// The grader's command for the student whose files are in ROOT and whose folder of the class's
+// output is DIR, reporting into DIR/report.
+std::vector<std::string> grader_command(const Class& c, const std::string& root, const std::string& dir, uint64_t seed) {
+  std::vector<std::string> argv = {c.grader, "--src", root, "--out", dir + "/report", "--seed", std::to_string(seed),
                                    "--backend", c.backend, "--rubric", c.o.rubric};
+  if (c.o.trace_runs) argv.insert(argv.end(), {"--trace-runs", dir + "/runs.tsv"});
   if (!c.o.lab.empty()) argv.insert(argv.end(), {"--lab", c.o.lab});
   if (!c.build_dir.empty()) argv.insert(argv.end(), {"--build-dir", c.build_dir});
   if (c.grader_jobs > 0) argv.insert(argv.end(), {"--jobs", std::to_string(c.grader_jobs)});
@@ -65,13 +67,14 @@ grade::GradebookRow grade_student(const Class& c, const grade::Student& s, int w
   const std::string report = st.dir + "/report";
   std::error_code ec;
   fs::remove(st.dir + "/done", ec);
+  fs::remove(st.dir + "/runs.tsv", ec);
   fs::create_directories(report, ec);
   tools::RunOptions options;
   options.timeout_s = c.rubric.timeout_student;
   options.stop_early = [] { return interrupted.load(); };
   // One GPU per worker (worker_count): the grader and its student programs see only that one.
   if (c.backend == "gpu") options.env = {"CUDA_VISIBLE_DEVICES=" + c.gpu_ids[worker % c.gpu_ids.size()]};
-  const tools::RunResult r = tools::run_command(grader_command(c, st.root, report, row.seed), options);
+  const tools::RunResult r = tools::run_command(grader_command(c, st.root, st.dir, row.seed), options);
   // A grader stopped at timeout.student leaves its student programs (process groups of their
   // own) to this process: they go now, not beside the next grader's runs.
   tools::kill_descendants();

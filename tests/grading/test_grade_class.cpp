@@ -360,12 +360,21 @@ TEST_CASE("a rerun keeps every finished student and grades again only one whose 
 TEST_CASE("REGRADE grades the students it names again, and keeps the others; a name that is no student grades nobody" *
           doctest::skip(kNoGradeClass || lab_test::kNoCpuSolutions)) {
   const fs::path& dir = graded_class();
-  const tools::RunResult r = grade_class(dir, {"--regrade", "alice"});
+  const tools::RunResult r = grade_class(dir, {"--regrade", "alice", "--trace-runs"});
   CAPTURE(r.output);
   REQUIRE(r.exited(0));
   CHECK(contains(r.output, "make grade-class: grading alice again (their earlier results forgotten)"));
   CHECK(contains(r.output, "] alice: graded 8/8;"));
   CHECK(tools::count_of(r.output, "(unchanged since the last run: kept)") == 6);
+  // --trace-runs: the student graded now has a line per program run; scripts/trace-summary reads them.
+  const std::string runs = read_file((dir / "out" / gradebook(dir)["alice"]["report"] / ".." / "runs.tsv").string());
+  CHECK(tools::count_of(runs, "\tshared\t01_matmul_naive\t") >= 3);  // its correctness runs, at least
+  CHECK(contains(runs, "\tshared\t01_matmul_naive solution\t"));
+  const tools::RunResult summary = lab_test::run_tool({"scripts/trace-summary", (dir / "out").string()});
+  CAPTURE(summary.output);
+  CHECK(summary.exited(0));
+  CHECK(contains(summary.output, "gradings 1, lab program runs "));
+  CHECK(contains(summary.output, "runs alone with another program beside them: 0"));
   const tools::RunResult refused = grade_class(dir, {"--regrade", "alice,nobody"});
   CAPTURE(refused.output);
   CHECK(refused.exited(2));

@@ -166,4 +166,35 @@ TEST_SUITE("turns") {
     CHECK(std::vector<std::string>(events.begin(), events.begin() + 4) == std::vector<std::string>{"+a1", "-a1", "+b-timed", "-b-timed"});
     for (const char* file : {"", ".gate", ".wanted"}) std::remove((lock + file).c_str());
   }
+
+  // A grading times its labs last, one pass after another (grading/core/grade_labs.cpp): the GPU
+  // kept alone from its first timed pass to its last, another grader's run waits for them all.
+  TEST_CASE("a class's grader that keeps the GPU alone runs its timed passes one after another, the others' runs after") {
+    const std::string lock = "build/test/turns-kept-" + std::to_string(getpid()) + ".lock";
+    Runs runs(2, lock, true);
+    runs.graders[0].keep_alone();
+    runs.start("t1", Kind::alone, 1, 0);
+    std::this_thread::sleep_for(std::chrono::milliseconds(tick_ms / 2));
+    runs.start("b", Kind::student, 0.5, 1);  // waits for t1, and then (kept) for t2
+    std::this_thread::sleep_for(std::chrono::milliseconds(tick_ms));
+    runs.start("t2", Kind::alone, 1, 0);  // after t1 ended: no turn of b's between them
+    std::this_thread::sleep_for(std::chrono::milliseconds(3 * tick_ms / 2));
+    runs.graders[0].end_keeping();
+    const std::vector<std::string> events = runs.finish();
+    CHECK(events == std::vector<std::string>{"+t1", "-t1", "+t2", "-t2", "+b", "-b"});
+    for (const char* file : {"", ".gate", ".wanted"}) std::remove((lock + file).c_str());
+  }
+
+  TEST_CASE("a grader keeping the GPU lets go when it ends keeping, whether its last run ended before or after") {
+    const std::string lock = "build/test/turns-let-go-" + std::to_string(getpid()) + ".lock";
+    Runs runs(2, lock, true);
+    runs.graders[0].keep_alone();
+    runs.start("t1", Kind::alone, 2, 0);
+    std::this_thread::sleep_for(std::chrono::milliseconds(tick_ms / 2));
+    runs.graders[0].end_keeping();  // t1 still runs: the GPU goes when t1 ends
+    runs.start("b", Kind::student, 0.5, 1);
+    const std::vector<std::string> events = runs.finish();
+    CHECK(events == std::vector<std::string>{"+t1", "-t1", "+b", "-b"});
+    for (const char* file : {"", ".gate", ".wanted"}) std::remove((lock + file).c_str());
+  }
 }
