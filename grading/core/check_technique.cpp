@@ -7,6 +7,7 @@
 #include "grading/core/quoting.h"
 #include "grading/core/targets.h"
 #include "grading/core/technique.h"
+#include "grading/core/turns.h"
 
 namespace grade {
 
@@ -53,11 +54,14 @@ std::string estimate_line(const Context& ctx, const LabRubric& lab, const std::s
   return line + " (a floor, feedback only: docs/estimate.md says how far off it is)";
 }
 
-// The technique shape's run of PROGRAM under Nsight Compute, on CASES; the counts it gave, and
-// the run.
+// The technique shape's run of PROGRAM under Nsight Compute, on CASES, in its turn at the
+// profiler (turns.h); the counts it gave, and the run. The GPU's clocks are left as they are:
+// the counts do not depend on them, and a grader changes no setting of a GPU.
 Traffic ncu_counts(const Context& ctx, const Program& program, const Cases& cases, const Program* solution, tools::RunResult* run) {
   const std::string csv = cases.dir + "/ncu.csv";
-  *run = run_limited(ctx, program, cases, {}, {"ncu", "--csv", "--print-units", "base", "--log-file", csv, "--metrics", kNcuMetrics},
+  const ProfilerTurn turn(gpu_turns(ctx).profiler_lock_path());
+  *run = run_limited(ctx, program, cases, {},
+                     {"ncu", "--clock-control", "none", "--csv", "--print-units", "base", "--log-file", csv, "--metrics", kNcuMetrics},
                      solution);
   return traffic_from_ncu(csv);
 }

@@ -152,18 +152,13 @@ void grade_correctness(const grade::Context& ctx, LabGrading& g) {
 void grade_later_checks(const grade::Context& ctx, LabGrading& g) {
   const grade::LabRubric& l = *g.rubric;
   if (g.why_skipped.empty()) {
-    // Nsight Compute profiles one process at a time: the grader takes the turns itself rather
-    // than rely on ncu's lock file reaching across the fences of each run. On a GPU the
-    // technique check waits for its turn beside the safety check, not after it: the labs'
-    // profiles, one after another, then start as soon as each lab is correct.
+    // Nsight Compute profiles one process at a time (grading/core/turns.h's ProfilerTurn). On a
+    // GPU the technique check waits for its turn beside the safety check, not after it: the
+    // labs' profiles, one after another, then start as soon as each lab is correct.
     std::future<grade::CheckResult> technique;
     if (!ctx.quick && l.points_technique > 0) {
-      technique = std::async(ctx.backend == "gpu" ? std::launch::async : std::launch::deferred, [&] {
-        static std::mutex profiler;
-        std::unique_lock<std::mutex> hold(profiler, std::defer_lock);
-        if (ctx.backend == "gpu") hold.lock();
-        return grade::check_technique(ctx, l, g.programs);
-      });
+      technique = std::async(ctx.backend == "gpu" ? std::launch::async : std::launch::deferred,
+                             [&] { return grade::check_technique(ctx, l, g.programs); });
     }
     if (l.points_safety == 0) {
       g.off("safety");

@@ -22,11 +22,11 @@ double trace_clock() {
 void trace_run(const Context& ctx, const Program& program, const std::vector<std::string>& args,
                const std::vector<std::string>& wrapper, bool alone, double start, double waited, double ran) {
   if (ctx.trace_runs.empty()) return;
-  // The program's lab folder: build/.../<lab folder>/<program>.
-  const std::string lab = base_name(std::filesystem::path(program.path).parent_path().string());
   char times[96];
   std::snprintf(times, sizeof times, "%.3f\t%.3f\t%.3f\t", start, waited, ran);
-  const std::string line = times + std::string(alone ? "alone" : "shared") + "\t" + lab + (program.solution ? " solution" : "") +
+  const std::string name = base_name(program.path) + (program.step.empty() ? "" : " step " + program.step) +
+                           (program.solution ? " solution" : "");
+  const std::string line = times + std::string(alone ? "alone" : "shared") + "\t" + name +
                            "\t" + (wrapper.empty() ? "-" : base_name(wrapper[0])) + "\t" +
                            (args.empty() ? "-" : base_name(args.back())) + "\n";
   // O_APPEND, one write: a line whole, beside other graders' lines.

@@ -4,8 +4,9 @@
 // each is appended whole, and its start is on the machine's clock.
 //
 // A line, its fields split by tabs: the start of the wait (seconds since 1970), the wait, the
-// run (seconds), its place at the GPU ("alone", "shared"), the program (its lab folder, and
-// "solution" for the solution's), the tool it ran under ("-" for none), its case folder.
+// run (seconds), its place at the GPU ("alone", "shared"), the program (its file's name, the step
+// of a lab in steps, "solution" for the solution's), the tool it ran under ("-" for none), its
+// case folder.
 #pragma once
 
 #include <string>

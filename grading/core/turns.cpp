@@ -122,6 +122,14 @@ void Turns::end_keeping() {
   let_go();
 }
 
+ProfilerTurn::ProfilerTurn(const std::string& path) {
+  if (!path.empty()) fd_ = locked(path, LOCK_EX);
+}
+
+ProfilerTurn::~ProfilerTurn() {
+  if (fd_ >= 0) close(fd_);
+}
+
 Turn::Turn(Turns& turns, Turns::Kind kind) : turns_(turns) {
   turns_.enter(turns_.ask(), kind);
   try {

@@ -58,6 +58,8 @@ class Turns {
   void share_with_graders(const std::string& lock_path, bool side_by_side = false);
   // Whether this grader's runs may go beside other graders' (share_with_graders).
   bool side_by_side() const { return side_by_side_ && !lock_path_.empty(); }
+  // The lock file of Nsight Compute's turns at this GPU (ProfilerTurn); "" when shared with no one.
+  std::string profiler_lock_path() const { return lock_path_.empty() ? "" : lock_path_ + ".ncu"; }
   // For a run of KIND whose turn here has come: waits until this grader has the GPU (the lock
   // file, taken by its first run under way: shared side by side but for a run alone, else
   // exclusively), and counts the run. Throws std::runtime_error when a file cannot be opened or
@@ -116,6 +118,25 @@ class KeptAlone {
 
  private:
   Turns& turns_;
+};
+
+// Nsight Compute profiles one process at a time on a GPU: a class's graders side by side, each
+// profiling a student's program at once, left the results of 35 of 96 such runs wrong on the
+// H200 (docs/results/grade-class-gpu-batched-h200.log), though a run under it beside plain or
+// sanitizer runs counts right. Its own lock file (ncu's, in /tmp, does not reach across the fences
+// of each run) makes the profiled runs of every grader of the GPU, and of the labs of one
+// grading, take turns: held exclusively while it lives, by one profiled run (its tries and the
+// solution's runs that set its time limit). PATH: Turns::profiler_lock_path(); "" holds nothing.
+// Throws std::runtime_error when the file cannot be opened or locked.
+class ProfilerTurn {
+ public:
+  explicit ProfilerTurn(const std::string& path);
+  ~ProfilerTurn();
+  ProfilerTurn(const ProfilerTurn&) = delete;
+  ProfilerTurn& operator=(const ProfilerTurn&) = delete;
+
+ private:
+  int fd_ = -1;
 };
 
 }  // namespace grade

@@ -197,4 +197,35 @@ TEST_SUITE("turns") {
     CHECK(events == std::vector<std::string>{"+t1", "-t1", "+b", "-b"});
     for (const char* file : {"", ".gate", ".wanted"}) std::remove((lock + file).c_str());
   }
+
+  // Nsight Compute's turns: graders (each opening the lock file, as two threads here do) profile one
+  // at a time, whatever their turns at the GPU.
+  TEST_CASE("profiled runs take turns through their own lock file, across graders and the labs of one") {
+    const std::string lock = "build/test/turns-profiler-" + std::to_string(getpid()) + ".lock.ncu";
+    std::mutex mutex;
+    std::vector<std::string> events;
+    const auto log = [&](const std::string& e) {
+      const std::lock_guard<std::mutex> hold(mutex);
+      events.push_back(e);
+    };
+    std::thread a([&] {
+      const grade::ProfilerTurn turn(lock);
+      log("+a");
+      std::this_thread::sleep_for(std::chrono::milliseconds(tick_ms));
+      log("-a");
+    });
+    std::this_thread::sleep_for(std::chrono::milliseconds(tick_ms / 2));
+    std::thread b([&] {
+      const grade::ProfilerTurn turn(lock);
+      log("+b");
+      log("-b");
+    });
+    a.join();
+    b.join();
+    CHECK(events == std::vector<std::string>{"+a", "-a", "+b", "-b"});
+    {
+      const grade::ProfilerTurn nothing("");  // no GPU shared: nothing to take
+    }
+    std::remove(lock.c_str());
+  }
 }
