@@ -120,10 +120,10 @@ class KeptAlone {
   Turns& turns_;
 };
 
-// Nsight Compute profiles one process at a time on a GPU: a class's graders side by side, each
-// profiling a student's program at once, left the results of 35 of 96 such runs wrong on the
-// H200 (docs/results/grade-class-gpu-batched-h200.log), though a run under it beside plain or
-// sanitizer runs counts right. Its own lock file (ncu's, in /tmp, does not reach across the fences
+// Nsight Compute profiles one process at a time on a GPU: a class's graders side by side,
+// profiling their students' programs at once, failed 40 technique checks of a class of 20 on a
+// wrong result, none of them with these turns (the H200: docs/results/grade-class-gpu-batched-
+// h200.log); beside plain or sanitizer runs a run under it counts right. Its own lock file (ncu's, in /tmp, does not reach across the fences
 // of each run) makes the profiled runs of every grader of the GPU, and of the labs of one
 // grading, take turns: held exclusively while it lives, by one profiled run (its tries and the
 // solution's runs that set its time limit). PATH: Turns::profiler_lock_path(); "" holds nothing.

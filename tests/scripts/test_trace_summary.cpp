@@ -1,0 +1,84 @@
+// scripts/trace-summary, which reads the runs.tsv of make grade-class TRACE_RUNS=1: a class whose
+// runs alone had the GPU to themselves passes, with its sums and each grading's stretches of the
+// GPU alone; a run beside a run alone is named and fails it; a folder without traces is refused.
+#include <doctest/doctest.h>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "tools/subprocess.h"
+#include "tools/text.h"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// A class's output folder with a runs.tsv per grading: RUNS maps a grading's folder to its lines.
+std::string class_out(const std::string& name, const std::vector<std::pair<std::string, std::string>>& runs) {
+  const fs::path out = fs::absolute("build/test/trace-summary-" + std::to_string(getpid()) + "-" + name);
+  fs::remove_all(out);
+  for (const auto& [grading, lines] : runs) {
+    fs::create_directories(out / "students" / grading);
+    std::ofstream(out / "students" / grading / "runs.tsv") << lines;
+  }
+  return out.string();
+}
+
+// A line of run_trace.h: asked at START, waited WAIT, ran RUN seconds.
+std::string line(double start, double wait, double run, const char* place, const char* program, const char* tool = "-") {
+  return std::to_string(start) + "\t" + std::to_string(wait) + "\t" + std::to_string(run) + "\t" + place + "\t" + program + "\t" +
+         tool + "\tcase-XXXXXX\n";
+}
+
+}  // namespace
+
+TEST_SUITE("trace summary") {
+
+TEST_CASE("runs alone with the GPU to themselves: the sums, one stretch alone per grading, no overlap") {
+  const std::string out = class_out("fair", {
+      {"a-1", line(100, 0, 2, "shared", "matmul_naive", "ncu") + line(102, 0, 1, "alone", "matmul_naive") +
+                  line(103, 0, 1, "alone", "matmul_tiled")},
+      {"b-2", line(100.5, 0, 1, "shared", "transpose", "compute-sanitizer") + line(101.5, 2.5, 1, "shared", "transpose")},
+  });
+  const tools::RunResult r = tools::run_command({"scripts/trace-summary", out});
+  CAPTURE(r.output);
+  CHECK(r.exited(0));
+  CHECK(tools::contains(r.output, "gradings 2, lab program runs 5 (2 alone), first run to last 5.0 s"));
+  CHECK(tools::contains(r.output, "GPU with a program of the class: 5.0 s; alone 2.0 s, shared 3.0 s"));
+  CHECK(tools::contains(r.output, "runs alone waited 0.0 s in all for their turn; runs shared waited 2.5 s"));
+  CHECK(tools::contains(r.output, "shared runs' seconds by tool: - 1.0, compute-sanitizer 1.0, ncu 2.0"));
+  CHECK(tools::contains(r.output, "stretches of the GPU alone per grading: 0 to 1, 1 in all"));
+  CHECK(tools::contains(r.output, "runs alone with another program beside them: 0"));
+  fs::remove_all(out);
+}
+
+TEST_CASE("a run beside a run alone is named, and fails the check; a grading's passes split by another's run are two stretches") {
+  const std::string out = class_out("unfair", {
+      {"a-1", line(100, 0, 1, "alone", "matmul_naive") + line(102, 0, 1, "alone", "matmul_tiled")},
+      {"b-2", line(101.2, 0, 0.5, "shared", "transpose") + line(102.5, 0, 1, "shared", "dot_reduction", "ncu")},
+  });
+  const tools::RunResult r = tools::run_command({"scripts/trace-summary", out});
+  CAPTURE(r.output);
+  CHECK(r.exited(1));
+  CHECK(tools::contains(r.output, "OVERLAP: a-1's run alone of matmul_tiled (102.000 to 103.000) beside b-2's dot_reduction ncu"));
+  CHECK(tools::count_of(r.output, "OVERLAP:") == 1);
+  CHECK(tools::contains(r.output, "runs alone with another program beside them: 1"));
+  CHECK(tools::contains(r.output, "stretches of the GPU alone per grading: 0 to 2, 2 in all"));
+  fs::remove_all(out);
+}
+
+TEST_CASE("a folder without traces, or no folder, is refused with exit 2") {
+  const std::string out = class_out("empty", {});
+  fs::create_directories(out);
+  tools::RunResult r = tools::run_command({"scripts/trace-summary", out});
+  CHECK(r.exited(2));
+  CHECK(tools::contains(r.output, "no runs.tsv under " + out + "/students (make grade-class TRACE_RUNS=1 writes them)"));
+  r = tools::run_command({"scripts/trace-summary"});
+  CHECK(r.exited(2));
+  CHECK(tools::contains(r.output, "usage: scripts/trace-summary OUT"));
+  fs::remove_all(out);
+}
+}
