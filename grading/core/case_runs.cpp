@@ -175,16 +175,14 @@ tools::RunResult run_program(const Context& ctx, const Program& program, const s
   options.env = env;
   options.env.push_back("HOME=" + options.cwd);
   const std::vector<std::string> own = own_paths(program, options.cwd, args);
-  const double asked = trace_clock();
-  const auto waiting = Clock::now();
+  RunTrace trace(ctx, program, args, wrapper, control.gpu == GpuUse::alone);
   const Turn turn(gpu_turns(ctx), control.gpu == GpuUse::alone ? Turns::Kind::alone
                                   : program.solution          ? Turns::Kind::solution
                                                               : Turns::Kind::student);
-  const double waited = seconds_since(waiting);
+  trace.started();
   options.started = std::move(started);
-  const auto running = Clock::now();
   tools::RunResult r = ctx.sandbox.run(ctx.sandbox.wrap(argv, options.timeout_s, program.sanitizer, own), options);
-  trace_run(ctx, program, args, wrapper, control.gpu == GpuUse::alone, asked, waited, seconds_since(running));
+  trace.ended();
   tools::kill_descendants();
   tools::run_command({"rm", "-rf", options.cwd});
   if (*over_memory) {

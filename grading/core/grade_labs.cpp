@@ -279,6 +279,65 @@ std::vector<LabGrading> build_labs(const grade::Context& ctx, const std::vector<
   return gradings;
 }
 
+// Each lab's lines as soon as the labs before it are done: the first lab's as they come, the
+// others' kept until then (LabLog).
+class InOrder {
+ public:
+  explicit InOrder(std::vector<LabGrading>& gradings) : gradings_(gradings), done_(gradings.size()) {
+    gradings_.front().log.go_live();
+  }
+  void done(size_t i) {
+    const std::lock_guard<std::mutex> hold(mutex_);
+    done_[i] = true;
+    for (; printed_ < gradings_.size() && done_[printed_]; ++printed_) gradings_[printed_].log.go_live();
+  }
+
+ private:
+  std::vector<LabGrading>& gradings_;
+  std::mutex mutex_;
+  std::vector<bool> done_;
+  size_t printed_ = 0;
+};
+
+// The performance checks of GRADINGS, JOBS at a time, once all their other checks are over: one
+// lab's timed pass runs while another's inputs are written or its times judged, and the GPU is
+// kept alone from the first timed pass to the last (grading/core/turns.h's KeptAlone).
+void time_labs(const grade::Context& ctx, std::vector<LabGrading>& gradings, int jobs, InOrder& in_order) {
+  grade::KeptAlone kept(grade::gpu_turns(ctx));
+  std::atomic<size_t> to_time{gradings.size()};
+  run_at_once(gradings.size(), jobs, [&](size_t i) {
+    bool counted = false;
+    const auto timed_over = [&] {
+      if (!std::exchange(counted, true) && --to_time == 0) kept.end();
+    };
+    grade_performance(ctx, gradings[i], timed_over);
+    timed_over();
+    in_order.done(i);
+  });
+}
+
+// Labs graded at once, JOBS at a time: they share the GPU for every check but their timed calls,
+// which take it alone (grading/core/case_runs.cpp); on a GPU they are timed last (time_labs). A
+// lab's steps go through their other checks in order, one after another (LabGrading::grades_build).
+void grade_at_once(const grade::Context& ctx, std::vector<LabGrading>& gradings, int jobs) {
+  const bool last = times_last(ctx);
+  InOrder in_order(gradings);
+  std::vector<size_t> lab_starts;
+  for (size_t i = 0; i < gradings.size(); ++i) {
+    if (i == 0 || gradings[i].rubric->folder != gradings[i - 1].rubric->folder) lab_starts.push_back(i);
+  }
+  run_at_once(lab_starts.size(), jobs, [&](size_t k) {
+    const size_t end = k + 1 < lab_starts.size() ? lab_starts[k + 1] : gradings.size();
+    for (size_t i = lab_starts[k]; i < end; ++i) {
+      grade_checks(ctx, gradings[i]);
+      if (last) continue;
+      grade_performance(ctx, gradings[i]);
+      in_order.done(i);
+    }
+  });
+  if (last) time_labs(ctx, gradings, jobs, in_order);
+}
+
 }  // namespace
 
 std::vector<LabResult> grade_labs(const grade::Context& ctx, const std::vector<const grade::LabRubric*>& labs,
@@ -292,54 +351,13 @@ std::vector<LabResult> grade_labs(const grade::Context& ctx, const std::vector<c
   const bool safety_beside = ctx.backend == "cpu" && jobs == 1 && grade::usable_cores() >= 2 &&
                              grade::memory_to_spare_mib() >= kSafetyBesideMib;
   for (LabGrading& g : gradings) g.safety_beside = safety_beside;
-  const bool last = times_last(ctx);
-  if (jobs == 1 && !last) {
+  if (jobs == 1 && !times_last(ctx)) {
     for (LabGrading& g : gradings) {
       grade_checks(ctx, g);
       grade_performance(ctx, g);
     }
   } else {
-    // Labs share the GPU for every check but their timed calls, which take it alone (grading/core/
-    // case_runs.cpp). On a GPU the labs are timed last, JOBS at a time, so that one lab's timed
-    // pass runs while another's inputs are written or its times judged, and the GPU is kept alone
-    // from the first timed pass to the last. The first lab's lines print as they come; the
-    // others' once the labs before them are done.
-    // A lab's steps go through their other checks in order, one after another (LabGrading::grades_build).
-    gradings.front().log.go_live();
-    std::vector<size_t> lab_starts;
-    for (size_t i = 0; i < gradings.size(); ++i) {
-      if (i == 0 || gradings[i].rubric->folder != gradings[i - 1].rubric->folder) lab_starts.push_back(i);
-    }
-    std::mutex printing;
-    std::vector<bool> done(gradings.size());
-    size_t printed = 0;
-    const auto finished = [&](size_t i) {
-      const std::lock_guard<std::mutex> hold(printing);
-      done[i] = true;
-      for (; printed < gradings.size() && done[printed]; ++printed) gradings[printed].log.go_live();
-    };
-    run_at_once(lab_starts.size(), jobs, [&](size_t k) {
-      const size_t end = k + 1 < lab_starts.size() ? lab_starts[k + 1] : gradings.size();
-      for (size_t i = lab_starts[k]; i < end; ++i) {
-        grade_checks(ctx, gradings[i]);
-        if (last) continue;
-        grade_performance(ctx, gradings[i]);
-        finished(i);
-      }
-    });
-    if (last) {
-      grade::KeptAlone kept(grade::gpu_turns(ctx));
-      std::atomic<size_t> to_time{gradings.size()};
-      run_at_once(gradings.size(), jobs, [&](size_t i) {
-        bool counted = false;
-        const auto timed_over = [&] {
-          if (!std::exchange(counted, true) && --to_time == 0) kept.end();
-        };
-        grade_performance(ctx, gradings[i], timed_over);
-        timed_over();
-        finished(i);
-      });
-    }
+    grade_at_once(ctx, gradings, jobs);
   }
   std::vector<grade::LabResult> results;
   for (LabGrading& g : gradings) results.push_back(std::move(g.result));

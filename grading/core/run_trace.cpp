@@ -3,7 +3,6 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-#include <chrono>
 #include <cstdio>
 #include <filesystem>
 
@@ -13,24 +12,32 @@ namespace {
 
 std::string base_name(const std::string& path) { return std::filesystem::path(path).filename().string(); }
 
+double seconds(std::chrono::steady_clock::duration d) { return std::chrono::duration<double>(d).count(); }
+
 }  // namespace
 
-double trace_clock() {
-  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+RunTrace::RunTrace(const Context& ctx, const Program& program, const std::vector<std::string>& args,
+                   const std::vector<std::string>& wrapper, bool alone)
+    : ctx_(ctx),
+      asked_(std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count()),
+      waiting_(std::chrono::steady_clock::now()),
+      running_(waiting_) {
+  if (ctx.trace_runs.empty()) return;
+  what_ = std::string(alone ? "alone" : "shared") + "\t" + base_name(program.path) +
+          (program.step.empty() ? "" : " step " + program.step) + (program.solution ? " solution" : "") + "\t" +
+          (wrapper.empty() ? "-" : base_name(wrapper[0])) + "\t" + (args.empty() ? "-" : base_name(args.back())) + "\n";
 }
 
-void trace_run(const Context& ctx, const Program& program, const std::vector<std::string>& args,
-               const std::vector<std::string>& wrapper, bool alone, double start, double waited, double ran) {
-  if (ctx.trace_runs.empty()) return;
+void RunTrace::started() { running_ = std::chrono::steady_clock::now(); }
+
+void RunTrace::ended() const {
+  if (ctx_.trace_runs.empty()) return;
   char times[96];
-  std::snprintf(times, sizeof times, "%.3f\t%.3f\t%.3f\t", start, waited, ran);
-  const std::string name = base_name(program.path) + (program.step.empty() ? "" : " step " + program.step) +
-                           (program.solution ? " solution" : "");
-  const std::string line = times + std::string(alone ? "alone" : "shared") + "\t" + name +
-                           "\t" + (wrapper.empty() ? "-" : base_name(wrapper[0])) + "\t" +
-                           (args.empty() ? "-" : base_name(args.back())) + "\n";
+  std::snprintf(times, sizeof times, "%.3f\t%.3f\t%.3f\t", asked_, seconds(running_ - waiting_),
+                seconds(std::chrono::steady_clock::now() - running_));
+  const std::string line = times + what_;
   // O_APPEND, one write: a line whole, beside other graders' lines.
-  const int fd = open(ctx.trace_runs.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+  const int fd = open(ctx_.trace_runs.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
   if (fd < 0) return;
   const ssize_t written = write(fd, line.data(), line.size());
   (void)written;  // a trace cut short costs the grading nothing

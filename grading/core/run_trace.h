@@ -9,6 +9,7 @@
 // case folder.
 #pragma once
 
+#include <chrono>
 #include <string>
 #include <vector>
 
@@ -16,11 +17,20 @@
 
 namespace grade {
 
-// Appends a line for a run of PROGRAM with ARGS under WRAPPER to ctx.trace_runs, if given.
-void trace_run(const Context& ctx, const Program& program, const std::vector<std::string>& args,
-               const std::vector<std::string>& wrapper, bool alone, double start, double waited, double ran);
+// One run's line, to ctx.trace_runs if given: made as the run asks for its turn, started() when
+// it has it, ended() once the program is gone.
+class RunTrace {
+ public:
+  RunTrace(const Context& ctx, const Program& program, const std::vector<std::string>& args,
+           const std::vector<std::string>& wrapper, bool alone);
+  void started();
+  void ended() const;
 
-// Seconds since 1970 now, the first field of a line.
-double trace_clock();
+ private:
+  const Context& ctx_;
+  std::string what_;  // the line's fields after the times
+  double asked_;      // seconds since 1970
+  std::chrono::steady_clock::time_point waiting_, running_;
+};
 
 }  // namespace grade
