@@ -94,6 +94,11 @@ std::string fmt(const char* format, double a, double b, double c) {
   return text;
 }
 
+std::string visible_gpus() {
+  const char* visible = std::getenv("CUDA_VISIBLE_DEVICES");
+  return visible != nullptr && *visible != '\0' ? visible : "all";
+}
+
 Turns& gpu_turns(const Context& ctx) {
   static Turns turns;
   static std::once_flag shared;
@@ -103,8 +108,7 @@ Turns& gpu_turns(const Context& ctx) {
     // grade-class sets it), else all of them. Named by that text: graders that name one GPU two
     // ways ("0", its UUID) would not take turns, and Slurm's tasks, each naming its own GPU "0",
     // take turns they need not (slower, never unfair).
-    const char* visible = std::getenv("CUDA_VISIBLE_DEVICES");
-    std::string gpu = visible != nullptr && *visible != '\0' ? visible : "all";
+    std::string gpu = visible_gpus();
     for (char& c : gpu) {
       if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-') c = '_';
     }
@@ -182,8 +186,8 @@ tools::RunResult run_program(const Context& ctx, const Program& program, const s
   trace.started();
   options.started = std::move(started);
   tools::RunResult r = ctx.sandbox.run(ctx.sandbox.wrap(argv, options.timeout_s, program.sanitizer, own), options);
-  trace.ended();
   tools::kill_descendants();
+  trace.ended();
   tools::run_command({"rm", "-rf", options.cwd});
   if (*over_memory) {
     // Stopped for its memory, not its time: no later limit from the solution's time changes that.

@@ -30,8 +30,9 @@ CheckResult check_technique(const Context& ctx, const LabRubric& lab, const LabP
 // make check's line of the technique check's estimate (the CPU backend; "" on a GPU, or when the
 // technique shape's result is wrong): a run at that shape, counted, with no verdict and no points.
 std::string technique_estimate(const Context& ctx, const LabRubric& lab, const LabPrograms& programs);
-// TIMED_OVER, when given, is called once its last timed pass has ended (the judging of the times
-// comes after), or before it returns when it timed nothing: grade_labs keeps the GPU alone until then.
+// TIMED_OVER, when given, is called once the student's timed pass has ended (the judging of the
+// times comes after), or before it returns when it timed nothing: grade_labs keeps the GPU alone
+// until then. make bench's ceiling, timed after it (--record-targets), takes the GPU alone anew.
 CheckResult check_performance(const Context& ctx, const LabRubric& lab, const LabPrograms& programs,
                               const std::function<void()>& timed_over = {});
 

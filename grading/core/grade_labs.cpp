@@ -34,8 +34,9 @@ std::string main_shapes_text(const grade::LabRubric& l) {
   return text;
 }
 
-// Where a lab's lines go: to stdout as they come when labs are graded one at a time; when
-// several are graded at once, kept until the labs before it have printed, so that the output
+// Where a lab's lines go: to stdout as they come when labs are graded one at a time, each with
+// all its checks (on the CPU backend with JOBS=1); when several are graded at once, or timed
+// after all of them (on a GPU), kept until the labs before it have printed, so that the output
 // reads one lab after another whatever order they finish in.
 class LabLog {
  public:
@@ -299,13 +300,14 @@ class InOrder {
   size_t printed_ = 0;
 };
 
-// The performance checks of GRADINGS, JOBS at a time, once all their other checks are over: one
-// lab's timed pass runs while another's inputs are written or its times judged, and the GPU is
-// kept alone from the first timed pass to the last (grading/core/turns.h's KeptAlone).
+// The performance checks of GRADINGS, once all their other checks are over, JOBS at a time and at
+// least two: one lab's timed pass runs while another's inputs are written or its times judged on
+// the CPU, and the GPU is kept alone from the first timed pass to the last (grading/core/turns.h's
+// KeptAlone), idle only while the first lab's inputs are written and the last one's times judged.
 void time_labs(const grade::Context& ctx, std::vector<LabGrading>& gradings, int jobs, InOrder& in_order) {
   grade::KeptAlone kept(grade::gpu_turns(ctx));
   std::atomic<size_t> to_time{gradings.size()};
-  run_at_once(gradings.size(), jobs, [&](size_t i) {
+  run_at_once(gradings.size(), std::max(jobs, 2), [&](size_t i) {
     bool counted = false;
     const auto timed_over = [&] {
       if (!std::exchange(counted, true) && --to_time == 0) kept.end();

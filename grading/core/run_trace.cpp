@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "grading/core/case_runs.h"
+
 namespace grade {
 
 namespace {
@@ -13,6 +15,11 @@ namespace {
 std::string base_name(const std::string& path) { return std::filesystem::path(path).filename().string(); }
 
 double seconds(std::chrono::steady_clock::duration d) { return std::chrono::duration<double>(d).count(); }
+
+std::string machine_name() {
+  char name[256] = {};
+  return gethostname(name, sizeof name - 1) == 0 ? name : "this-machine";
+}
 
 }  // namespace
 
@@ -25,7 +32,8 @@ RunTrace::RunTrace(const Context& ctx, const Program& program, const std::vector
   if (ctx.trace_runs.empty()) return;
   what_ = std::string(alone ? "alone" : "shared") + "\t" + base_name(program.path) +
           (program.step.empty() ? "" : " step " + program.step) + (program.solution ? " solution" : "") + "\t" +
-          (wrapper.empty() ? "-" : base_name(wrapper[0])) + "\t" + (args.empty() ? "-" : base_name(args.back())) + "\n";
+          (wrapper.empty() ? "-" : base_name(wrapper[0])) + "\t" + (args.empty() ? "-" : base_name(args.back())) + "\t" +
+          machine_name() + ":" + visible_gpus() + "\n";
 }
 
 void RunTrace::started() { running_ = std::chrono::steady_clock::now(); }

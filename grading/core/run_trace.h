@@ -4,9 +4,11 @@
 // each is appended whole, and its start is on the machine's clock.
 //
 // A line, its fields split by tabs: the start of the wait (seconds since 1970), the wait, the
-// run (seconds), its place at the GPU ("alone", "shared"), the program (its file's name, the step
-// of a lab in steps, "solution" for the solution's), the tool it ran under ("-" for none), its
-// case folder.
+// run (seconds, from its turn to the end of what it left behind), its place at the GPU ("alone":
+// a run that must have the GPU alone, a timed pass or a run again alone; "shared" for the others),
+// the program (its file's name, the step of a lab in steps, "solution" for the solution's), the
+// tool it ran under ("-" for none), its case folder, and its GPU: the machine's name and the GPU
+// as the grader's lock files name it, "node7:0" (CUDA_VISIBLE_DEVICES, "all" when unset).
 #pragma once
 
 #include <chrono>

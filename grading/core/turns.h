@@ -12,7 +12,8 @@
 //
 // Graders that share a GPU (make grade-class with JOBS above the GPUs, two make grade runs) take
 // turns at it through its lock file, flock(2), which the kernel releases when a grader dies: the
-// first of a grader's runs to go in takes it, the last to leave lets go. A grader of its own
+// first of a grader's runs to go in takes it, the last to leave lets go (unless the grader keeps
+// it alone between its timed passes: below). A grader of its own
 // (make grade) takes it exclusively for all its runs. The graders of a class's run (side by side)
 // take it shared for every run but a timed pass, and exclusively for that one, from its start to
 // its end: no other grader's program is alive meanwhile, since one that is, even asleep, may hold
@@ -123,10 +124,12 @@ class KeptAlone {
 // Nsight Compute profiles one process at a time on a GPU: a class's graders side by side,
 // profiling their students' programs at once, failed 40 technique checks of a class of 20 on a
 // wrong result, none of them with these turns (the H200: docs/results/grade-class-gpu-batched-
-// h200.log); beside plain or sanitizer runs a run under it counts right. Its own lock file (ncu's, in /tmp, does not reach across the fences
-// of each run) makes the profiled runs of every grader of the GPU, and of the labs of one
-// grading, take turns: held exclusively while it lives, by one profiled run (its tries and the
-// solution's runs that set its time limit). PATH: Turns::profiler_lock_path(); "" holds nothing.
+// h200.log); beside plain or sanitizer runs a run under it counts right. Its own lock file (ncu's,
+// in /tmp, does not reach across the fences of each run) makes the profiled runs of every grader
+// of the GPU, and of the labs of one grading, take turns: held exclusively while it lives, by one profiled run (its tries and the
+// solution's runs that set its time limit). PATH: Turns::profiler_lock_path(), named after the GPU
+// as the GPU's lock file is (graders that name one GPU two ways do not take turns: case_runs.cpp);
+// "" holds nothing.
 // Throws std::runtime_error when the file cannot be opened or locked.
 class ProfilerTurn {
  public:

@@ -63,11 +63,12 @@ grade::GradebookRow grade_student(const Class& c, const grade::Student& s, int w
   Standing st = standing(c, s);
   grade::GradebookRow& row = st.row;
   *kept = st.done;
+  // A trace (--trace-runs) is one run's: a kept student's, from an earlier run, goes too.
+  std::error_code ec;
+  fs::remove(st.dir + "/runs.tsv", ec);
   if (st.done || st.root.empty()) return row;
   const std::string report = st.dir + "/report";
-  std::error_code ec;
   fs::remove(st.dir + "/done", ec);
-  fs::remove(st.dir + "/runs.tsv", ec);
   fs::create_directories(report, ec);
   tools::RunOptions options;
   options.timeout_s = c.rubric.timeout_student;

@@ -5,6 +5,7 @@
 
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
 #include <mutex>
 #include <set>
@@ -189,12 +190,21 @@ TEST_SUITE("turns") {
     const std::string lock = "build/test/turns-let-go-" + std::to_string(getpid()) + ".lock";
     Runs runs(2, lock, true);
     runs.graders[0].keep_alone();
-    runs.start("t1", Kind::alone, 2, 0);
+    runs.start("t1", Kind::alone, 1, 0);
     std::this_thread::sleep_for(std::chrono::milliseconds(tick_ms / 2));
-    runs.graders[0].end_keeping();  // t1 still runs: the GPU goes when t1 ends
-    runs.start("b", Kind::student, 0.5, 1);
+    runs.start("b1", Kind::student, 0.5, 1);  // waits: t1, then the GPU kept
+    std::this_thread::sleep_for(std::chrono::milliseconds(3 * tick_ms / 2));
+    runs.log("end");  // t1 ended half a tick ago: the GPU goes now, to b1
+    runs.graders[0].end_keeping();
+    std::this_thread::sleep_for(std::chrono::milliseconds(tick_ms));
+    runs.graders[0].keep_alone();
+    runs.start("t2", Kind::alone, 2, 0);
+    std::this_thread::sleep_for(std::chrono::milliseconds(tick_ms / 2));
+    runs.log("end2");  // t2 still runs: the GPU goes when it ends, to b2
+    runs.graders[0].end_keeping();
+    runs.start("b2", Kind::student, 0.5, 1);
     const std::vector<std::string> events = runs.finish();
-    CHECK(events == std::vector<std::string>{"+t1", "-t1", "+b", "-b"});
+    CHECK(events == std::vector<std::string>{"+t1", "-t1", "end", "+b1", "-b1", "+t2", "end2", "-t2", "+b2", "-b2"});
     for (const char* file : {"", ".gate", ".wanted"}) std::remove((lock + file).c_str());
   }
 
@@ -208,13 +218,15 @@ TEST_SUITE("turns") {
       const std::lock_guard<std::mutex> hold(mutex);
       events.push_back(e);
     };
+    std::atomic<bool> a_in{false};
     std::thread a([&] {
       const grade::ProfilerTurn turn(lock);
       log("+a");
+      a_in = true;
       std::this_thread::sleep_for(std::chrono::milliseconds(tick_ms));
       log("-a");
     });
-    std::this_thread::sleep_for(std::chrono::milliseconds(tick_ms / 2));
+    while (!a_in) std::this_thread::sleep_for(std::chrono::milliseconds(5));
     std::thread b([&] {
       const grade::ProfilerTurn turn(lock);
       log("+b");

@@ -1,6 +1,8 @@
 // scripts/trace-summary, which reads the runs.tsv of make grade-class TRACE_RUNS=1: a class whose
-// runs alone had the GPU to themselves passes, with its sums and each grading's stretches of the
-// GPU alone; a run beside a run alone is named and fails it; a folder without traces is refused.
+// runs alone had the GPU to themselves, and whose profiled runs went one at a time, passes, with
+// its sums and each grading's stretches of the GPU alone; a run beside a run alone, or two runs
+// under Nsight Compute at once, is named and fails it; runs on different GPUs never meet; a
+// folder without traces is refused.
 #include <doctest/doctest.h>
 
 #include <unistd.h>
@@ -27,10 +29,11 @@ std::string class_out(const std::string& name, const std::vector<std::pair<std::
   return out.string();
 }
 
-// A line of run_trace.h: asked at START, waited WAIT, ran RUN seconds.
-std::string line(double start, double wait, double run, const char* place, const char* program, const char* tool = "-") {
+// A line of run_trace.h: asked at START, waited WAIT, ran RUN seconds, on GPU.
+std::string line(double start, double wait, double run, const char* place, const char* program, const char* tool = "-",
+                 const char* gpu = "m:0") {
   return std::to_string(start) + "\t" + std::to_string(wait) + "\t" + std::to_string(run) + "\t" + place + "\t" + program + "\t" +
-         tool + "\tcase-XXXXXX\n";
+         tool + "\tcase-XXXXXX\t" + gpu + "\n";
 }
 
 }  // namespace
@@ -46,11 +49,27 @@ TEST_CASE("runs alone with the GPU to themselves: the sums, one stretch alone pe
   const tools::RunResult r = tools::run_command({"scripts/trace-summary", out});
   CAPTURE(r.output);
   CHECK(r.exited(0));
-  CHECK(tools::contains(r.output, "gradings 2, lab program runs 5 (2 alone), first run to last 5.0 s"));
+  CHECK(tools::contains(r.output, "gradings 2 on 1 GPU(s), lab program runs 5 (2 alone), first run to last 5.0 s"));
   CHECK(tools::contains(r.output, "GPU with a program of the class: 5.0 s; alone 2.0 s, shared 3.0 s"));
   CHECK(tools::contains(r.output, "runs alone waited 0.0 s in all for their turn; runs shared waited 2.5 s"));
   CHECK(tools::contains(r.output, "shared runs' seconds by tool: - 1.0, compute-sanitizer 1.0, ncu 2.0"));
   CHECK(tools::contains(r.output, "stretches of the GPU alone per grading: 0 to 1, 1 in all"));
+  CHECK(tools::contains(r.output, "runs alone with another program beside them: 0"));
+  CHECK(tools::contains(r.output, "pairs of runs under Nsight Compute at once: 0"));
+  fs::remove_all(out);
+}
+
+TEST_CASE("two runs under Nsight Compute at once are named once, and fail the check") {
+  const std::string out = class_out("profiled", {
+      {"a-1", line(100, 0, 2, "shared", "matmul_naive", "ncu") + line(102.5, 0, 1, "shared", "matmul_tiled", "ncu")},
+      {"b-2", line(101, 0, 2, "shared", "transpose", "ncu") + line(101, 0, 2, "shared", "transpose", "compute-sanitizer")},
+  });
+  const tools::RunResult r = tools::run_command({"scripts/trace-summary", out});
+  CAPTURE(r.output);
+  CHECK(r.exited(1));
+  CHECK(tools::count_of(r.output, "PROFILED AT ONCE on m:0: ") == 2);  // naive with transpose, transpose with tiled
+  CHECK(tools::contains(r.output, "PROFILED AT ONCE on m:0: a-1's matmul_naive (100.000 to 102.000) and b-2's transpose (101.000 to 103.000)"));
+  CHECK(tools::contains(r.output, "pairs of runs under Nsight Compute at once: 2"));
   CHECK(tools::contains(r.output, "runs alone with another program beside them: 0"));
   fs::remove_all(out);
 }
@@ -63,10 +82,27 @@ TEST_CASE("a run beside a run alone is named, and fails the check; a grading's p
   const tools::RunResult r = tools::run_command({"scripts/trace-summary", out});
   CAPTURE(r.output);
   CHECK(r.exited(1));
-  CHECK(tools::contains(r.output, "OVERLAP: a-1's run alone of matmul_tiled (102.000 to 103.000) beside b-2's dot_reduction ncu"));
-  CHECK(tools::count_of(r.output, "OVERLAP:") == 1);
+  CHECK(tools::contains(r.output, "OVERLAP on m:0: a-1's run alone of matmul_tiled (102.000 to 103.000) beside b-2's dot_reduction ncu"));
+  CHECK(tools::count_of(r.output, "OVERLAP on ") == 1);
   CHECK(tools::contains(r.output, "runs alone with another program beside them: 1"));
   CHECK(tools::contains(r.output, "stretches of the GPU alone per grading: 0 to 2, 2 in all"));
+  fs::remove_all(out);
+}
+
+TEST_CASE("runs on different GPUs, or different machines' GPU 0, never meet") {
+  const std::string out = class_out("gpus", {
+      {"a-1", line(100, 0, 2, "alone", "matmul_naive", "-", "m:0") + line(102, 0, 1, "alone", "matmul_tiled", "-", "m:0")},
+      {"b-2", line(100.5, 0, 2, "shared", "transpose", "ncu", "m:1")},
+      {"c-3", line(101, 0, 1, "shared", "dot_reduction", "ncu", "n:0")},  // beside b-2's, on another machine
+  });
+  const tools::RunResult r = tools::run_command({"scripts/trace-summary", out});
+  CAPTURE(r.output);
+  CHECK(r.exited(0));
+  CHECK(tools::contains(r.output, "gradings 3 on 3 GPU(s), lab program runs 4 (2 alone), first run to last 3.0 s"));
+  CHECK(tools::contains(r.output, "GPU with a program of the class: 6.0 s; alone 3.0 s, shared 3.0 s"));
+  CHECK(tools::contains(r.output, "stretches of the GPU alone per grading: 0 to 1, 1 in all"));
+  CHECK(tools::contains(r.output, "runs alone with another program beside them: 0"));
+  CHECK(tools::contains(r.output, "pairs of runs under Nsight Compute at once: 0"));
   fs::remove_all(out);
 }
 
