@@ -20,6 +20,7 @@
 #include "tools/text.h"
 #include "common/timing.h"
 #include "grading/core/isolation.h"
+#include "grading/core/machine.h"
 #include "grading/core/run_trace.h"
 #include "grading/core/student_uid.h"
 #include "grading/core/turns.h"
@@ -92,11 +93,6 @@ std::string fmt(const char* format, double a, double b, double c) {
   char text[256];
   snprintf(text, sizeof text, format, a, b, c);
   return text;
-}
-
-std::string visible_gpus() {
-  const char* visible = std::getenv("CUDA_VISIBLE_DEVICES");
-  return visible != nullptr && *visible != '\0' ? visible : "all";
 }
 
 Turns& gpu_turns(const Context& ctx) {

@@ -24,9 +24,6 @@ double seconds_since(Clock::time_point start);
 bool exists(const std::string& path);
 std::string fmt(const char* format, double a, double b = 0, double c = 0);
 
-// The GPUs this grader was given: CUDA_VISIBLE_DEVICES (make grade-class sets it), "all" when unset.
-std::string visible_gpus();
-
 // The turns at the GPU of this grading (grading/core/turns.h): on a GPU, taken one grader at a time
 // with the other graders of this machine and GPU, through a lock file of the GPU in the machine's
 // lock folder (grading/core/student_uid.h).

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <limits>
@@ -101,6 +102,11 @@ long long memory_to_spare_mib() {
   const long long kib = value_of("/proc/meminfo", "MemAvailable:");
   const long long spare = std::min({kib == kUnknown ? kUnknown : kib * 1024, cgroup_v2_spare(), cgroup_v1_spare()});
   return spare == kUnknown ? 0 : spare / (1024 * 1024);
+}
+
+std::string visible_gpus() {
+  const char* visible = std::getenv("CUDA_VISIBLE_DEVICES");
+  return visible != nullptr && *visible != '\0' ? visible : "all";
 }
 
 }  // namespace grade

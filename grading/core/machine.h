@@ -1,9 +1,15 @@
 // What this machine gives the grader: the cores this process may run on and the memory it may
 // still take, as a platform's container, a cgroup or the grading that started it limits them,
-// not as the hardware has them.
+// not as the hardware has them; and the GPUs it was given.
 #pragma once
 
+#include <string>
+
 namespace grade {
+
+// The GPUs this grader was given: CUDA_VISIBLE_DEVICES (make grade-class sets it), "all" when
+// unset; the name its lock files and its run trace go by.
+std::string visible_gpus();
 
 // The cores this process may run on (sched_getaffinity: a container or taskset can give fewer
 // than the machine has), at most limit_cores's; at least 1.

@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <filesystem>
 
-#include "grading/core/case_runs.h"
+#include "grading/core/machine.h"
 
 namespace grade {
 
