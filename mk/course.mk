@@ -19,7 +19,7 @@
 # task (default 1), PARTITION= and ACCOUNT= as the cluster wants, and a job that merges the results.
 # TRACE_RUNS=1: each student's folder gets runs.tsv, a line per lab program run, its wait for the
 # GPU and its run (grading/core/run_trace.h); scripts/trace-summary OUT reads them.
-## grade a class: SUBMISSIONS=dir (a folder or archive per student) or a Canvas or Gradescope download .zip; OUT=dir, ROSTER=file.csv, JOBS=N, OVERRIDES=file.csv, SCHEDULER=slurm
+## grade a class: SUBMISSIONS=dir (a folder or archive per student) or a Canvas or Gradescope download .zip; OUT=dir, ROSTER=file.csv, JOBS=N, OVERRIDES=file.csv, SCHEDULER=slurm, TRACE_RUNS=1
 grade-class: deps-backend
 	@$(call build_in_parallel,$(GRADER) $(GRADE_CLASS))
 	@[ -n "$(SUBMISSIONS)" ] || { echo "make grade-class: say which folder or download, e.g. make grade-class SUBMISSIONS=submissions" >&2; exit 2; }

@@ -8,7 +8,8 @@
 // a run that must have the GPU alone, a timed pass or a run again alone; "shared" for the others),
 // the program (its file's name, the step of a lab in steps, "solution" for the solution's), the
 // tool it ran under ("-" for none), its case folder, and its GPU: the machine's name and the GPU
-// as the grader's lock files name it, "node7:0" (CUDA_VISIBLE_DEVICES, "all" when unset).
+// as the grader's lock files name it, "node7:0" (CUDA_VISIBLE_DEVICES, "all" when unset), or
+// "node7:cpu" on the CPU backend.
 #pragma once
 
 #include <chrono>

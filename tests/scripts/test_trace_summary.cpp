@@ -49,8 +49,8 @@ TEST_CASE("runs alone with the GPU to themselves: the sums, one stretch alone pe
   const tools::RunResult r = tools::run_command({"scripts/trace-summary", out});
   CAPTURE(r.output);
   CHECK(r.exited(0));
-  CHECK(tools::contains(r.output, "gradings 2 on 1 GPU(s), lab program runs 5 (2 alone), first run to last 5.0 s"));
-  CHECK(tools::contains(r.output, "GPU with a program of the class: 5.0 s; alone 2.0 s, shared 3.0 s"));
+  CHECK(tools::contains(r.output, "gradings 2 on m:0, lab program runs 5 (2 alone), first run to last 5.0 s"));
+  CHECK(tools::contains(r.output, "a device with a program of the class: 5.0 s; alone 2.0 s, shared 3.0 s"));
   CHECK(tools::contains(r.output, "runs alone waited 0.0 s in all for their turn; runs shared waited 2.5 s"));
   CHECK(tools::contains(r.output, "shared runs' seconds by tool: - 1.0, compute-sanitizer 1.0, ncu 2.0"));
   CHECK(tools::contains(r.output, "stretches of the GPU alone per grading: 0 to 1, 1 in all"));
@@ -98,8 +98,8 @@ TEST_CASE("runs on different GPUs, or different machines' GPU 0, never meet") {
   const tools::RunResult r = tools::run_command({"scripts/trace-summary", out});
   CAPTURE(r.output);
   CHECK(r.exited(0));
-  CHECK(tools::contains(r.output, "gradings 3 on 3 GPU(s), lab program runs 4 (2 alone), first run to last 3.0 s"));
-  CHECK(tools::contains(r.output, "GPU with a program of the class: 6.0 s; alone 3.0 s, shared 3.0 s"));
+  CHECK(tools::contains(r.output, "gradings 3 on m:0, m:1, n:0, lab program runs 4 (2 alone), first run to last 3.0 s"));
+  CHECK(tools::contains(r.output, "a device with a program of the class: 6.0 s; alone 3.0 s, shared 3.0 s"));
   CHECK(tools::contains(r.output, "stretches of the GPU alone per grading: 0 to 1, 1 in all"));
   CHECK(tools::contains(r.output, "runs alone with another program beside them: 0"));
   CHECK(tools::contains(r.output, "pairs of runs under Nsight Compute at once: 0"));
