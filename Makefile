@@ -151,13 +151,15 @@ check: deps-backend
 	  [ $$status -eq 0 ] || echo "(the grader exited with status $$status)"; exit $$status
 
 # Grades SRC (default labs/): every lab, or LAB=NN; SEED=N reproduces a run's inputs; RUBRIC=file.
+# On a GPU, COUNTS=model takes the technique check's counts from the CPU backend's model rather
+# than Nsight Compute (the grader's --counts).
 # The grader's own exit status (0 full marks, 1 below full marks, 2 could not run) is printed:
 # make reports any failure as its own status 2.
 ## grade your labs: every lab, or LAB=03, or LAB=01,04; SRC=folder a submission; SEED=, RUBRIC=file
 grade: deps-backend
 	@$(call build_in_parallel,$(GRADER))
 	@$(make_src_files) $(GRADER) --src $(call shell_quote,$(SRC)) --backend $(BACKEND) $(grade_lab_args) $(grade_build_arg) $(if $(SEED),--seed $(SEED)) \
-	  --strict $(if $(RUBRIC),--rubric "$(RUBRIC)") $(if $(JOBS),--jobs $(JOBS)); status=$$?; \
+	  --strict $(if $(RUBRIC),--rubric "$(RUBRIC)") $(if $(JOBS),--jobs $(JOBS)) $(if $(COUNTS),--counts $(COUNTS)); status=$$?; \
 	  [ $$status -eq 0 ] || echo "(the grader exited with status $$status)"; exit $$status
 
 # Every make grade and make check run adds its labs' results to the history of the folder it

@@ -17,9 +17,11 @@
 # gradebook for those LMSs' imports.
 # SCHEDULER=slurm submits the students to grade as a Slurm job array instead, BATCH=N students a
 # task (default 1), PARTITION= and ACCOUNT= as the cluster wants, and a job that merges the results.
+# On a GPU the technique check counts with the CPU backend's model (the same verdicts as Nsight
+# Compute's, and the GPU left to the timed passes); COUNTS=ncu counts with Nsight Compute.
 # TRACE_RUNS=1: each student's folder gets runs.tsv, a line per lab program run, its wait for the
 # GPU and its run (grading/core/run_trace.h); scripts/trace-summary OUT reads them.
-## grade a class: SUBMISSIONS=dir (a folder or archive per student) or a Canvas or Gradescope download .zip; OUT=dir, ROSTER=file.csv, JOBS=N, OVERRIDES=file.csv, SCHEDULER=slurm, TRACE_RUNS=1
+## grade a class: SUBMISSIONS=dir (a folder or archive per student) or a Canvas or Gradescope download .zip; OUT=dir, ROSTER=file.csv, JOBS=N, OVERRIDES=file.csv, SCHEDULER=slurm, TRACE_RUNS=1, COUNTS=ncu
 grade-class: deps-backend
 	@$(call build_in_parallel,$(GRADER) $(GRADE_CLASS))
 	@[ -n "$(SUBMISSIONS)" ] || { echo "make grade-class: say which folder or download, e.g. make grade-class SUBMISSIONS=submissions" >&2; exit 2; }
@@ -29,6 +31,7 @@ grade-class: deps-backend
 	  $(if $(ACCOUNT),--account $(call shell_quote,$(ACCOUNT))) $(if $(BATCH),--batch $(BATCH)) \
 	  $(if $(SEED),--seed $(SEED)) $(if $(RUBRIC),--rubric "$(RUBRIC)") $(if $(REGRADE),--regrade $(call shell_quote,$(REGRADE))) \
 	  $(if $(OVERRIDES),--overrides $(call shell_quote,$(OVERRIDES))) $(if $(filter 1 yes,$(TRACE_RUNS)),--trace-runs) \
+	  $(if $(COUNTS),--counts $(COUNTS)) \
 	  $(similarity_options); status=$$?; \
 	  [ $$status -eq 0 ] || echo "(make grade-class exited with status $$status)"; exit $$status
 

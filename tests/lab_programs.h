@@ -4,6 +4,7 @@
 
 #include <glob.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -136,18 +137,17 @@ inline bool have_solutions() {
   return any;
 }
 
-inline bool testing_cpu_backend() {
-  for (const std::string& b : backends()) {
-    if (b == "cpu") return true;
-  }
-  return false;
+inline bool testing_backend(const std::string& backend) {
+  const std::vector<std::string> all = backends();
+  return std::find(all.begin(), all.end(), backend) != all.end();
 }
 
 // Decided once, when the tests are registered, for doctest::skip: a test that needs what this
 // checkout lacks (the solutions: a student's release has none; the CPU backend: left out by
-// LAB_TEST_BACKENDS) is reported as skipped, never as passed.
+// LAB_TEST_BACKENDS; a GPU: there is none) is reported as skipped, never as passed.
 inline const bool kNoSolutions = !have_solutions();
-inline const bool kNoCpuSolutions = kNoSolutions || !testing_cpu_backend();
+inline const bool kNoCpuSolutions = kNoSolutions || !testing_backend("cpu");
+inline const bool kNoGpuSolutions = kNoSolutions || !testing_backend("gpu");
 
 // The solution's lab program passes its check on every shape, on every backend. These helpers
 // check the shape they are given and no other: --no-edges skips the lab program's own edge
@@ -217,7 +217,7 @@ inline std::string corpus_program(const std::string& flavor, const std::string& 
 inline void check_mutant_caught(const std::string& name, const std::string& lab, const Shape& shape,
                                 const std::vector<std::string>& schedules = {"CPUSIM_SCHEDULE=forward",
                                                                              "CPUSIM_SCHEDULE=reverse"}) {
-  REQUIRE((have_solutions() && testing_cpu_backend()));
+  REQUIRE((have_solutions() && testing_backend("cpu")));
   bool caught = false;
   std::string outputs;
   for (const std::string& schedule : schedules) {

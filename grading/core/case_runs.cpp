@@ -14,6 +14,7 @@
 #include <fstream>
 #include <iterator>
 #include <mutex>
+#include <optional>
 #include <sstream>
 
 #include "tools/descendants.h"
@@ -176,9 +177,13 @@ tools::RunResult run_program(const Context& ctx, const Program& program, const s
   options.env.push_back("HOME=" + options.cwd);
   const std::vector<std::string> own = own_paths(program, options.cwd, args);
   RunTrace trace(ctx, program, args, wrapper, control.gpu == GpuUse::alone);
-  const Turn turn(gpu_turns(ctx), control.gpu == GpuUse::alone ? Turns::Kind::alone
-                                  : program.solution          ? Turns::Kind::solution
-                                                              : Turns::Kind::student);
+  // A CPU backend's build (Program::on_cores) takes no turn: it never touches the GPU.
+  std::optional<Turn> turn;
+  if (!program.on_cores) {
+    turn.emplace(gpu_turns(ctx), control.gpu == GpuUse::alone ? Turns::Kind::alone
+                                 : program.solution          ? Turns::Kind::solution
+                                                             : Turns::Kind::student);
+  }
   trace.started();
   options.started = std::move(started);
   tools::RunResult r = ctx.sandbox.run(ctx.sandbox.wrap(argv, options.timeout_s, program.sanitizer, own), options);
@@ -265,7 +270,7 @@ tools::RunResult run_limited_once(const Context& ctx, const Program& program, co
                                 const std::vector<std::string>& wrapper, const Program* solution, GpuUse use) {
   RunControl control;
   control.gpu = use;
-  const double floor = std::min(ctx.rubric->timeout_run, ctx.backend == "gpu" ? kRunFloorGpu : kRunFloorCpu);
+  const double floor = std::min(ctx.rubric->timeout_run, ctx.backend == "gpu" && !program.on_cores ? kRunFloorGpu : kRunFloorCpu);
   tools::RunResult r = run_program(ctx, program, {"--serve", cases.dir}, env, wrapper, floor, control);
   if (!r.timed_out) return r;
   std::string why = fmt("(stopped after %.0f s, the least time any such run gets", floor);
@@ -290,7 +295,7 @@ tools::RunResult run_limited_once(const Context& ctx, const Program& program, co
 tools::RunResult run_limited(const Context& ctx, const Program& program, const Cases& cases, const std::vector<std::string>& env,
                            const std::vector<std::string>& wrapper, const Program* solution) {
   const tools::RunResult r = run_limited_once(ctx, program, cases, env, wrapper, solution, GpuUse::shared);
-  if (!gpu_turns(ctx).side_by_side() || !may_be_others(r)) return r;
+  if (!gpu_turns(ctx).side_by_side() || program.on_cores || !may_be_others(r)) return r;
   remove_results(cases);
   return run_limited_once(ctx, program, cases, env, wrapper, solution, GpuUse::alone);
 }

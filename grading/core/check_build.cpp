@@ -186,15 +186,19 @@ bool safety_graded(const Context& ctx, const std::string& folder) {
   return false;
 }
 
+// Whether this grading builds the counting build on a GPU: for the technique check's counts
+// (--counts model), which make check does not run.
+bool model_on_gpu(const Context& ctx) { return ctx.backend == "gpu" && ctx.counts == "model" && !ctx.quick; }
+
 // The flavors the checks of FOLDER's lab need, the lab program's first: on the CPU backend, the
 // sanitizers' builds (safety) and the watched build (technique's counts, correctness's lost
-// updates).
+// updates); on a GPU with --counts model, the watched build (technique's counts).
 std::vector<std::pair<std::string, Program*>> flavors_needed(const Context& ctx, const std::string& folder, LabPrograms* programs) {
   std::vector<std::pair<std::string, Program*>> flavors = {{ctx.backend, &programs->main}};
   if (ctx.backend == "cpu" && safety_graded(ctx, folder)) {
     flavors.insert(flavors.end(), {{"cpu-asan", &programs->asan}, {"cpu-tsan", &programs->tsan}});
   }
-  if (ctx.backend == "cpu") flavors.push_back({"cpu-count", &programs->watched});
+  if (ctx.backend == "cpu" || model_on_gpu(ctx)) flavors.push_back({"cpu-count", &programs->watched});
   return flavors;
 }
 
@@ -301,6 +305,7 @@ std::vector<std::string> build_failure(const Context& ctx, const LabRubric& lab,
   std::vector<std::future<Built>> builds;
   for (size_t i = 0; i < flavors.size(); ++i) {
     flavors[i].second->sanitizer = flavors[i].first == "cpu-asan" || flavors[i].first == "cpu-tsan";
+    flavors[i].second->on_cores = ctx.backend == "gpu" && flavors[i].first == "cpu-count";
     builds.push_back(std::async(std::launch::async, [&, i] {
       return fenced_build(ctx, lab, student, flavors[i].first, flavors[i].second, paths[i]);
     }));
@@ -319,6 +324,12 @@ std::vector<std::string> build_failure(const Context& ctx, const LabRubric& lab,
   for (size_t i = 1; i < flavors.size(); ++i) {
     if (const Built& b = built[i]; !b.ok) {
       if (!b.refusal.empty()) return b.refusal;
+      // On a GPU the counting build only saves Nsight Compute a run: a file the CPU backend
+      // cannot build is counted by Nsight Compute instead (check_technique.cpp).
+      if (flavors[i].second->on_cores) {
+        *flavors[i].second = Program();
+        continue;
+      }
       std::vector<std::string> why = {"the " + flavors[i].first + " build failed:"};
       const std::vector<std::string> shown = quote_output(b.log, 12);
       why.insert(why.end(), shown.begin(), shown.end());

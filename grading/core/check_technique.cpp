@@ -1,5 +1,7 @@
 // The technique check: does the lab's kernel do what the lab teaches, measured from what the
 // kernels did (grading/core/technique.h gives the rules).
+#include <optional>
+
 #include "grading/core/case_runs.h"
 #include "grading/core/checks.h"
 #include "grading/core/estimate.h"
@@ -14,13 +16,14 @@ namespace grade {
 namespace {
 
 // Where a student sees the counts this check read, per kernel and per source line: make
-// profile at the technique shape, on this backend (a program the check ran is the same build).
-std::string how_to_see(const Context& ctx, const LabRubric& lab) {
+// profile at the technique shape, on the backend that counted them (a program the check ran is
+// the same build).
+std::string how_to_see(const Context& ctx, const LabRubric& lab, const std::string& counted_on) {
   std::string args;
   for (const std::string& a : lab.technique_shape.size_args()) args += (args.empty() ? "" : " ") + a;
   const std::string step = lab.step.count > 1 ? " STEP=" + std::to_string(lab.step.number) : "";
   const std::string src = ctx.src == "labs" ? "" : " SRC=" + ctx.src;
-  return "make profile LAB=" + lab.number + step + src + " BACKEND=" + ctx.backend + " ARGS=\"" + args +
+  return "make profile LAB=" + lab.number + step + src + " BACKEND=" + counted_on + " ARGS=\"" + args +
          "\" shows these counts per kernel and per source line";
 }
 
@@ -54,6 +57,16 @@ std::string estimate_line(const Context& ctx, const LabRubric& lab, const std::s
   return line + " (a floor, feedback only: docs/estimate.md says how far off it is)";
 }
 
+// The technique shape's run of PROGRAM, a counting build (cpucc --count-accesses), on CASES: the
+// counts its launch log gave, and the run. One OS thread: the technique shapes are a few blocks,
+// and more threads only add each one's fiber stacks (lab 03's step 2 took 1.1 s with one, 4.1 s
+// with the H200 machine's 16).
+Traffic model_counts(const Context& ctx, const Program& program, const Cases& cases, tools::RunResult* run) {
+  const std::string log = cases.dir + "/launches.txt";
+  *run = run_limited(ctx, program, cases, {"CPUSIM_LAUNCH_LOG=" + log, "CPUSIM_THREADS=1"});
+  return traffic_from_launch_log(log);
+}
+
 // The technique shape's run of PROGRAM under Nsight Compute, on CASES, in its turn at the
 // profiler (turns.h); the counts it gave, and the run. The GPU's clocks are left as they are:
 // the counts do not depend on them, and a grader changes no setting of a GPU.
@@ -73,23 +86,42 @@ bool ncu_counts_solution(const Context& ctx, const LabPrograms& programs, const 
   return ncu_counts(ctx, programs.solution, copy_cases(ctx, cases, "technique-solution"), nullptr, &run).launches > 0;
 }
 
-// Runs the technique shape on this backend, counting what the kernels do: the counting build
-// on the CPU backend, the GPU build under Nsight Compute on a GPU. C's status says when the
-// counts cannot be had (waived) or the run was stopped (failed).
-Traffic measure(const Context& ctx, const LabRubric& lab, const LabPrograms& programs, const Cases& cases, CheckResult* out) {
-  CheckResult& c = *out;
+// What one run at the technique shape counted, and where: the cases it ran, on which backend.
+struct Measured {
   Traffic traffic;
+  Cases cases;
+  std::string counted_on;  // "gpu", "cpu": make profile's BACKEND that shows the same counts
+};
+
+// On a GPU with --counts model: the counting build's run, when the CPU backend built the student's
+// file, ran it to the end and got the right result. Otherwise Nsight Compute counts (the caller):
+// a file that is correct on the GPU loses nothing for what the CPU backend cannot do.
+std::optional<Measured> model_on_gpu(const Context& ctx, const LabPrograms& programs, const Cases& cases) {
+  if (ctx.counts != "model" || programs.watched.path.empty()) return std::nullopt;
+  Measured m{{}, copy_cases(ctx, cases, "technique-model"), "cpu"};
+  tools::RunResult run;
+  m.traffic = model_counts(ctx, programs.watched, m.cases, &run);
+  if (!run.exited(0) || m.traffic.launches == 0 || !evaluate(ctx, m.cases, 0).pass) return std::nullopt;
+  return m;
+}
+
+// Runs the technique shape on this backend, counting what the kernels do: the counting build
+// on the CPU backend, on a GPU the GPU build under Nsight Compute (or the counting build: --counts
+// model). C's status says when the counts cannot be had (waived) or the run was stopped (failed).
+Measured measure(const Context& ctx, const LabRubric& lab, const LabPrograms& programs, const Cases& cases, CheckResult* out) {
+  CheckResult& c = *out;
+  Measured m{{}, cases, ctx.backend};
   tools::RunResult run;
   if (ctx.backend == "cpu") {
-    const std::string log = cases.dir + "/launches.txt";
-    run = run_limited(ctx, programs.watched, cases, {"CPUSIM_LAUNCH_LOG=" + log});
-    traffic = traffic_from_launch_log(log);
+    m.traffic = model_counts(ctx, programs.watched, cases, &run);
+  } else if (std::optional<Measured> model = model_on_gpu(ctx, programs, cases)) {
+    return *model;
   } else if (ctx.have_ncu) {
-    traffic = ncu_counts(ctx, programs.main, cases, &programs.solution, &run);
+    m.traffic = ncu_counts(ctx, programs.main, cases, &programs.solution, &run);
     // Nsight Compute's errors and the program's output come in one stream, where a program can
     // print an error line of its own: where there is a solution, its run says whether Nsight
     // Compute counts kernels here, and only if it does not is the check waived.
-    if (traffic.launches == 0 && run.output.find("==ERROR==") != std::string::npos) {
+    if (m.traffic.launches == 0 && run.output.find("==ERROR==") != std::string::npos) {
       const bool counts_here = ncu_counts_solution(ctx, programs, cases);
       c.status = counts_here ? Status::kFail : Status::kWaived;
       c.details.push_back(counts_here ? "Nsight Compute counted no kernel of this program, though it counts the solution's here:"
@@ -108,7 +140,7 @@ Traffic measure(const Context& ctx, const LabRubric& lab, const LabPrograms& pro
     const std::vector<std::string> shown = quote_output(run.output, 4);
     c.details.insert(c.details.end(), shown.begin(), shown.end());
   }
-  return traffic;
+  return m;
 }
 
 }  // namespace
@@ -116,17 +148,17 @@ Traffic measure(const Context& ctx, const LabRubric& lab, const LabPrograms& pro
 CheckResult check_technique(const Context& ctx, const LabRubric& lab, const LabPrograms& programs) {
   const auto start = Clock::now();
   CheckResult c("technique", Status::kPass, lab.points_technique);
-  const Cases cases = write_cases(ctx, "technique", {lab.technique_shape});
-  Traffic traffic = measure(ctx, lab, programs, cases, &c);
+  Measured m = measure(ctx, lab, programs, write_cases(ctx, "technique", {lab.technique_shape}), &c);
   if (c.status != Status::kPass) return all_or_nothing(c, start);
-  const CaseVerdict v = evaluate(ctx, cases, 0);
+  Traffic& traffic = m.traffic;
+  const CaseVerdict v = evaluate(ctx, m.cases, 0);
   if (!v.pass) {
     c.status = Status::kFail;
     c.details.push_back("the result on " + lab.technique_shape.describe() + " is wrong, so the technique cannot count");
     return all_or_nothing(c, start);
   }
   traffic.host_copies = double(v.result.host_copies);
-  const std::string estimate = ctx.backend == "cpu" ? estimate_line(ctx, lab, cases.dir + "/launches.txt") : "";
+  const std::string estimate = ctx.backend == "cpu" ? estimate_line(ctx, lab, m.cases.dir + "/launches.txt") : "";
   // Each rule is worth its share of the points, so that a kernel that skips one lesson loses
   // that one; technique none still asks for a kernel launch.
   const std::vector<TechniqueRule> rules = lab.technique.empty() ? std::vector<TechniqueRule>{{"launch"}} : lab.technique;
@@ -145,17 +177,25 @@ CheckResult check_technique(const Context& ctx, const LabRubric& lab, const LabP
   if (held == rules.size()) return c;
   c.status = Status::kFail;
   if (rules.size() > 1) c.details.insert(c.details.begin(), fmt("%.0f of %.0f rules hold", double(held), double(rules.size())));
-  c.details.push_back(how_to_see(ctx, lab));
+  c.details.push_back(how_to_see(ctx, lab, m.counted_on));
   return c;
 }
 
 std::string technique_estimate(const Context& ctx, const LabRubric& lab, const LabPrograms& programs) {
   if (ctx.backend != "cpu") return "";
   const Cases cases = write_cases(ctx, "estimate", {lab.technique_shape});
-  const std::string log = cases.dir + "/launches.txt";
-  const tools::RunResult run = run_limited(ctx, programs.watched, cases, {"CPUSIM_LAUNCH_LOG=" + log});
+  tools::RunResult run;
+  model_counts(ctx, programs.watched, cases, &run);
   if (run.timed_out || !evaluate(ctx, cases, 0).pass) return "";
-  return estimate_line(ctx, lab, log);
+  return estimate_line(ctx, lab, cases.dir + "/launches.txt");
+}
+
+std::string counts_source(const Context& ctx) {
+  if (ctx.counts == "model") {
+    return "the CPU backend's model (COUNTS=model), as on the CPU backend; Nsight Compute for a file the CPU backend "
+           "cannot build or run";
+  }
+  return "Nsight Compute on the GPU" + (ctx.counts_note.empty() ? std::string() : " (" + ctx.counts_note + ")");
 }
 
 }  // namespace grade

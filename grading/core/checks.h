@@ -27,6 +27,8 @@ CheckResult check_correctness(const Context& ctx, const LabRubric& lab, const La
                               const std::function<void()>& when_main_correct = {});
 CheckResult check_safety(const Context& ctx, const LabRubric& lab, const LabPrograms& programs);
 CheckResult check_technique(const Context& ctx, const LabRubric& lab, const LabPrograms& programs);
+// Where this run's technique counts come from, for the reports' header on a GPU (Context::counts).
+std::string counts_source(const Context& ctx);
 // make check's line of the technique check's estimate (the CPU backend; "" on a GPU, or when the
 // technique shape's result is wrong): a run at that shape, counted, with no verdict and no points.
 std::string technique_estimate(const Context& ctx, const LabRubric& lab, const LabPrograms& programs);

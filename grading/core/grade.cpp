@@ -4,7 +4,7 @@
 // here from what it wrote back (grading/core/isolation.h, docs/instructor/threat-model.md).
 //
 //   grade [--src DIR] [--lab NN [--step S]] [--backend gpu|cpu] [--seed N] [--rubric FILE] [--out DIR] [--strict]
-//         [--build-dir DIR] [--quick] [--jobs N] [--targets FILE] [--record-targets]
+//         [--build-dir DIR] [--quick] [--jobs N] [--counts ncu|model] [--targets FILE] [--record-targets]
 //
 // Exit status: 0 when grading ran to the end, whatever the score; 1 with --strict when the
 // score is below full marks; 2 when the grader itself could not run.
@@ -98,7 +98,7 @@ std::vector<std::pair<std::string, std::string>> trusted_files(const std::string
 // What the command line asks for (the usage above).
 struct Options {
   std::string src = "labs", lab_filter, step_filter, backend, rubric_path = "grading/rubric.txt", out, build_dir;
-  std::string targets_path = "grading/targets.txt", class_run, trace_runs;
+  std::string targets_path = "grading/targets.txt", class_run, trace_runs, counts;
   std::vector<std::string> hide;
   int64_t seed = -1, jobs = -1, cores = 0;
   bool strict = false, no_namespaces = false, quick = false, record_targets = false, record_estimates = false, side_by_side = false;
@@ -137,6 +137,9 @@ Options parse_options(int argc, char** argv) {
                "as their programs could have made it end, out of GPU memory or time (grading/core/turns.h)");
   cli.add_string("trace-runs", &o.trace_runs, "append a line for each lab program run to this file: when it asked for its turn at\n"
                                             "the GPU, its wait, its run, its program and tool (grading/core/run_trace.h)");
+  cli.add_string("counts", &o.counts, "on a GPU, where the technique check's counts come from: ncu (Nsight Compute, the\n"
+                                     "GPU's counters; the default) or model (the CPU backend's counting build, with the same\n"
+                                     "verdicts and no profiled run on the GPU; a file it cannot build or run is counted by ncu)");
   cli.add_string("targets", &o.targets_path, "the performance targets where there is no solution to time: per GPU model,\n"
                                             "the solution's share of its ceiling's speed (grading/core/targets.h)");
   cli.add_flag("record-estimates", &o.record_estimates, "on the CPU backend, with the solutions: write each part's estimated time\n"
@@ -182,6 +185,22 @@ std::string choose_backend(std::string backend, const std::string& device) {
   if (backend != "gpu" && backend != "cpu") cannot_run("BACKEND must be gpu or cpu, not '" + backend + "'");
   if (backend == "gpu" && device.empty()) cannot_run("BACKEND=gpu, but nvidia-smi sees no GPU here; BACKEND=cpu grades on the CPU backend");
   return backend;
+}
+
+// Where the technique check's counts come from (Context::counts): COUNTS where this machine has
+// it; on a GPU without the CPU backend's toolchain the model falls back to Nsight Compute, and
+// *NOTE says why.
+std::string choose_counts(const std::string& counts, const std::string& backend, std::string* note) {
+  if (!counts.empty() && counts != "ncu" && counts != "model") cannot_run("COUNTS must be ncu or model, not '" + counts + "'");
+  if (backend == "cpu") {
+    if (counts == "ncu") cannot_run("COUNTS=ncu counts with Nsight Compute, on a GPU; the CPU backend counts with its model");
+    return "model";
+  }
+  if (counts != "model") return "ncu";
+  const std::string missing = grade::cpu_backend_missing();
+  if (missing.empty()) return "model";
+  *note = "COUNTS=model asked for the CPU backend's model, but " + missing;
+  return "ncu";
 }
 
 // The tools the builds on BACKEND need.
@@ -277,6 +296,7 @@ grade::Context make_context(const Options& o, const std::string& backend, const 
   }
   ctx.have_compute_sanitizer = have_command("compute-sanitizer");
   ctx.have_ncu = have_command("ncu");
+  ctx.counts = choose_counts(o.counts, backend, &ctx.counts_note);
   ctx.quick = o.quick;
   ctx.work_dir = make_scratch_folder();
   auto use_build_folder = [&](const std::string& folder) {
@@ -332,6 +352,7 @@ void print_run_header(const grade::Context& ctx, const std::string& device) {
   std::printf("%s: %s on %s, seed %llu (SEED=%llu reproduces the inputs)\n", command_name, ctx.src.c_str(), where.c_str(),
               (unsigned long long)ctx.seed, (unsigned long long)ctx.seed);
   std::printf("(sandbox: %s)\n", ctx.sandbox.describe().c_str());
+  if (ctx.backend == "gpu") std::printf("(technique counts: %s)\n", grade::counts_source(ctx).c_str());
   std::fflush(stdout);
 }
 
@@ -361,7 +382,7 @@ bool report(const grade::Context& ctx, const std::string& device, const std::vec
     max_score += r.max_points();
   }
   const grade::RunInfo run{ctx.src, ctx.backend, ctx.backend == "gpu" ? device : "the CPU backend", ctx.seed, seconds,
-                           ctx.sandbox.describe()};
+                           ctx.sandbox.describe(), ctx.backend == "gpu" ? grade::counts_source(ctx) : ""};
   const bool written = grade::write_reports(out_dir, run, results);
   tools::run_command({"rm", "-rf", ctx.work_dir});
   if (!written) cannot_run("could not write the reports into " + out_dir);

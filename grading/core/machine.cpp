@@ -10,6 +10,8 @@
 #include <limits>
 #include <string>
 
+#include "tools/subprocess.h"
+
 namespace grade {
 
 namespace {
@@ -107,6 +109,11 @@ long long memory_to_spare_mib() {
 std::string visible_gpus() {
   const char* visible = std::getenv("CUDA_VISIBLE_DEVICES");
   return visible != nullptr && *visible != '\0' ? visible : "all";
+}
+
+std::string cpu_backend_missing() {
+  if (tools::run_command({"cpusim/cpucc", "--check-deps"}).exited(0)) return "";
+  return "the CPU backend cannot be built here: Boost.Context is missing (scripts/install-deps boost installs it)";
 }
 
 }  // namespace grade

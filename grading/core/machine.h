@@ -1,6 +1,6 @@
 // What this machine gives the grader: the cores this process may run on and the memory it may
 // still take, as a platform's container, a cgroup or the grading that started it limits them,
-// not as the hardware has them; and the GPUs it was given.
+// not as the hardware has them; the GPUs it was given; and whether it can build the CPU backend.
 #pragma once
 
 #include <string>
@@ -24,5 +24,9 @@ void limit_cores(int cores);
 // v1's memory controller), page cache the kernel may drop counted as free. 0 when none of them
 // can be read.
 long long memory_to_spare_mib();
+
+// "" when the CPU backend can be built here, else why not: its toolchain's one test, cpusim/cpucc
+// --check-deps (Boost.Context). A GPU's grading that counts with the model (--counts model) needs it.
+std::string cpu_backend_missing();
 
 }  // namespace grade

@@ -108,7 +108,8 @@ bool write_reports(const std::string& dir, const RunInfo& run, const std::vector
 
   std::ostringstream json;
   json << "{\n  \"score\": " << score << ",\n  \"execution_time\": " << int(run.seconds)
-       << ",\n  \"output\": " << json_string(header + std::string("\nsandbox: ") + run.sandbox) << ",\n  \"tests\": [";
+       << ",\n  \"output\": " << json_string(header + std::string("\nsandbox: ") + run.sandbox +
+                                                      (run.counts.empty() ? "" : "\ntechnique counts: " + run.counts)) << ",\n  \"tests\": [";
   bool first = true;
   for (const LabResult& l : labs) {
     for (const CheckResult& c : l.checks) {

@@ -25,6 +25,7 @@ struct RunInfo {
   uint64_t seed = 0;
   double seconds = 0;
   std::string sandbox;  // which fences held around the student's processes (Sandbox::describe)
+  std::string counts;   // on a GPU, where the technique check's counts came from (counts_source)
 };
 
 // Points as people write them: "5", "3.5".

@@ -33,7 +33,7 @@ RunTrace::RunTrace(const Context& ctx, const Program& program, const std::vector
   what_ = std::string(alone ? "alone" : "shared") + "\t" + base_name(program.path) +
           (program.step.empty() ? "" : " step " + program.step) + (program.solution ? " solution" : "") + "\t" +
           (wrapper.empty() ? "-" : base_name(wrapper[0])) + "\t" + (args.empty() ? "-" : base_name(args.back())) + "\t" +
-          machine_name() + ":" + (ctx.backend == "gpu" ? visible_gpus() : "cpu") + "\n";
+          machine_name() + ":" + (ctx.backend == "gpu" && !program.on_cores ? visible_gpus() : "cpu") + "\n";
 }
 
 void RunTrace::started() { running_ = std::chrono::steady_clock::now(); }

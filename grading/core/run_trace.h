@@ -9,7 +9,8 @@
 // the program (its file's name, the step of a lab in steps, "solution" for the solution's), the
 // tool it ran under ("-" for none), its case folder, and its GPU: the machine's name and the GPU
 // as the grader's lock files name it, "node7:0" (CUDA_VISIBLE_DEVICES, "all" when unset), or
-// "node7:cpu" on the CPU backend.
+// "node7:cpu" on the CPU backend (and for a CPU backend's build run in a GPU's grading: --counts
+// model's counting runs, which take no turn at the GPU).
 #pragma once
 
 #include <chrono>

@@ -39,6 +39,14 @@ struct Context {
   bool have_solutions = false;
   bool have_compute_sanitizer = false;
   bool have_ncu = false;
+  // Where the technique check's counts come from (--counts): "ncu", Nsight Compute on the GPU,
+  // or "model", the CPU backend's counting build (cpucc --count-accesses), whose verdicts are
+  // Nsight Compute's (tests/grading/test_technique_*). The CPU backend has the model only. On a
+  // GPU the model takes the profiled runs off it, one process at a time and 2 s each (a class of
+  // 20 spent 271 of its 453 s on them on the H200); a student file the CPU backend cannot build
+  // or run is counted by Nsight Compute still (check_technique.cpp).
+  std::string counts = "ncu";
+  std::string counts_note;  // why --counts model gave way to ncu on this machine, if it did
   bool quick = false;      // make check: build, correctness and safety only, nothing timed
   Sandbox sandbox;         // the fences around each student process
   std::vector<std::string> include_roots;  // where a student build may read headers (submission.h)
@@ -71,6 +79,8 @@ struct Program {
   bool sanitizer = false;   // built with AddressSanitizer or ThreadSanitizer (no data limit: Sandbox)
   bool solution = false;    // the solution's: nothing is hidden from it (Sandbox::wrap)
   std::string step;         // the step of a lab in steps it runs (--step 2); "" for a lab without
+  bool on_cores = false;    // a CPU backend's build in a GPU's grading (the counting build, --counts
+                            // model): it runs on the cores alone, and takes no turn at the GPU
 };
 
 struct LabPrograms {
@@ -78,7 +88,8 @@ struct LabPrograms {
   Program asan, tsan;          // CPU backend: the sanitizer builds (safety)
   Program watched;             // CPU backend: the build that watches every memory access (cpucc
                                // --count-accesses): it counts them for the technique check, and
-                               // loses the updates a GPU would lose (correctness: check_correctness.cpp)
+                               // loses the updates a GPU would lose (correctness: check_correctness.cpp);
+                               // on a GPU with --counts model, the technique check's counts only
   Program solution;            // the solution's program (time limits; performance); may be empty
   Program solution_watched;    // CPU backend: the solution's watched build (the time limits of its runs)
   Program ceilings;            // GPU, without a solution or when recording: the ceilings' program

@@ -68,6 +68,9 @@ Options parse_options(int argc, char** argv) {
   cli.add_flag("no-similarity", &o.no_similarity, "no similarity report");
   cli.add_flag("trace-runs", &o.trace_runs, "each student's grader writes a line per lab program run into runs.tsv in its folder\n"
                                             "of OUT/students: its wait for the GPU, its run (grading/core/run_trace.h)");
+  cli.add_string("counts", &o.counts, "on a GPU, where the technique check's counts come from: model (the CPU backend's counting\n"
+                                     "build, the default: the same verdicts as Nsight Compute's, and the GPU free of profiled runs)\n"
+                                     "or ncu (Nsight Compute, the GPU's counters)");
   cli.add_flag("similarity-only", &o.similarity_only, "only the similarity report, into OUT/similarity: nothing is graded");
   cli.add_string("scheduler", &o.scheduler, "local (grade here) or slurm (submit a job array and a job that merges its results)");
   cli.add_string("partition", &o.partition, "Slurm: the partition (default the cluster's)");

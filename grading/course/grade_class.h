@@ -37,6 +37,7 @@ struct Options {
   int64_t similarity_threshold = 80;
   bool no_similarity = false, similarity_only = false;
   bool trace_runs = false;  // each grader's --trace-runs, into its student's folder: runs.tsv
+  std::string counts;       // on a GPU, where the technique counts come from: model (""), ncu
   std::string scheduler = "local", partition, account;  // Slurm's
   int64_t batch = 1, slurm_task = -1;
   bool slurm_merge = false;
@@ -61,6 +62,9 @@ struct Class {
   // This run's, given to every grader on a GPU: the solution is timed once per run and GPU, by
   // the first student's grading, not once per student (grading/core/kept_times.h).
   std::string class_run;
+  // On a GPU, each grader's --counts: the CPU backend's model unless COUNTS=ncu asks for Nsight
+  // Compute, or this machine cannot build the CPU backend (counts_note says so); "" on the CPU backend.
+  std::string counts, counts_note;
 };
 
 // ---- The class: grade_class_setup.cpp ----

@@ -45,7 +45,7 @@ std::vector<std::string> grader_command(const Class& c, const std::string& root,
   if (!c.build_dir.empty()) argv.insert(argv.end(), {"--build-dir", c.build_dir});
   if (c.grader_jobs > 0) argv.insert(argv.end(), {"--jobs", std::to_string(c.grader_jobs)});
   if (c.grader_cores > 0) argv.insert(argv.end(), {"--cores", std::to_string(c.grader_cores)});
-  if (c.backend == "gpu") argv.insert(argv.end(), {"--class-run", c.class_run});
+  if (c.backend == "gpu") argv.insert(argv.end(), {"--class-run", c.class_run, "--counts", c.counts});
   if (c.graders_share_gpus) argv.push_back("--side-by-side");
   // What student code must not read: the class's submissions (and the download they came from),
   // and every student's folder and the similarity report's copies in OUT (the grader reads its own
@@ -195,9 +195,11 @@ std::vector<grade::GradebookRow> grade_here(Class& c, const std::vector<grade::S
     c.graders_share_gpus = true;
   }
   if (c.backend == "cpu" && workers > 1) c.grader_cores = std::max(1, grade::usable_cores() / workers);
+  const std::string counted = c.counts == "model" ? "; technique counts from the CPU backend's model (COUNTS=ncu: Nsight Compute)"
+                                                  : "; technique counts from Nsight Compute" + c.counts_note;
   std::printf("make grade-class: %zu students in %s, class seed %llu (SEED=%llu reproduces every seed), %d at once on %s\n",
               graded.size(), c.o.submissions.c_str(), (unsigned long long)c.seed, (unsigned long long)c.seed, workers,
-              c.backend == "gpu" ? (std::to_string(c.gpu_ids.size()) + " GPU(s), each timed pass alone on its GPU").c_str()
+              c.backend == "gpu" ? (std::to_string(c.gpu_ids.size()) + " GPU(s), each timed pass alone on its GPU" + counted).c_str()
                                  : "the CPU backend");
   std::fflush(stdout);
   std::signal(SIGINT, on_interrupt);

@@ -45,6 +45,7 @@ std::vector<std::string> job_command(const Class& c) {
   if (!o.lab.empty()) argv.insert(argv.end(), {"--lab", o.lab});
   if (!o.build_dir.empty()) argv.insert(argv.end(), {"--build-dir", o.build_dir});
   if (o.trace_runs) argv.push_back("--trace-runs");
+  if (!o.counts.empty()) argv.insert(argv.end(), {"--counts", o.counts});
   // The merge job writes the gradebook: it applies the same overrides.
   if (!o.overrides.empty()) argv.insert(argv.end(), {"--overrides", o.overrides});
   // SUBMISSIONS is the download's import then: the jobs read it, and hide the download itself.

@@ -2,8 +2,8 @@
 // correctness, safety and technique; every skeleton gets 0 without a crash; a lab in steps is
 // graded step by step; the grid limit, the seed and a crash at one shape are treated alike on
 // every backend. They grade on the CPU backend (CI has no GPU) and are skipped when `make test
-// TEST_BACKENDS=gpu` leaves it out. The runs share one build folder to stay fast
-// (tests/grading/grade_runs.h).
+// TEST_BACKENDS=gpu` leaves it out; one, of --counts, grades on a GPU, where there is one. The
+// runs share one build folder to stay fast (tests/grading/grade_runs.h).
 #include <doctest/doctest.h>
 
 #include <sys/stat.h>
@@ -18,6 +18,7 @@
 #include <sstream>
 #include <string>
 #include <thread>
+#include <tuple>
 #include <vector>
 
 #include "common/labs.h"
@@ -140,6 +141,46 @@ TEST_CASE("--record-estimates records the solutions' estimates only: another fol
     CAPTURE(g.run.output);
     CHECK(g.run.exited(2));
     CHECK(contains(g.run.output, "--record-estimates counts the solutions on the CPU backend"));
+  }
+}
+
+TEST_CASE("--counts is ncu or model, and the CPU backend counts with its model only") {
+  for (const auto& [value, message] : std::vector<std::pair<std::string, std::string>>{
+           {"nope", "COUNTS must be ncu or model, not 'nope'"},
+           {"ncu", "COUNTS=ncu counts with Nsight Compute, on a GPU; the CPU backend counts with its model"}}) {
+    const Graded g = run_grader({"--counts", value, "--lab", "01"}, false, "build/grade-test-reports/counts");
+    CAPTURE(g.run.output);
+    CHECK(g.run.exited(2));
+    CHECK(contains(g.run.output, message));
+  }
+}
+
+// On a GPU only (make test there): the technique counts of a GPU's grading from the CPU backend's
+// model, which takes no profiled run on the GPU; and from Nsight Compute for a file correct on
+// the GPU that the CPU backend cannot build (inline PTX).
+TEST_CASE("on a GPU, --counts model counts on the cores, and a file only nvcc builds is counted by Nsight Compute" *
+          doctest::skip(lab_test::kNoGpuSolutions)) {
+  const std::string dir = "build/grade-test-reports/counts-gpu";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir + "/ptx/04_transpose");
+  std::string file = read_file("solutions/04_transpose/transpose.cu");
+  const std::string body = "  const int x = threadIdx.x, y = threadIdx.y;\n";
+  REQUIRE(contains(file, body));
+  file.replace(file.find(body), body.size(), body + "  unsigned lane;\n  asm(\"mov.u32 %0, %%laneid;\" : \"=r\"(lane));\n  (void)lane;\n");
+  std::ofstream(dir + "/ptx/04_transpose/transpose.cu") << file;
+  for (const auto& [src, counts, counted_by_ncu] : std::vector<std::tuple<std::string, std::string, bool>>{
+           {"solutions", "model", false}, {dir + "/ptx", "model", true}, {"solutions", "ncu", true}}) {
+    CAPTURE(src);
+    CAPTURE(counts);
+    const std::string trace = dir + "/runs-" + counts + (counted_by_ncu ? "-ncu" : "") + ".tsv";
+    const Graded g = grade_fast(src, "04", {"--backend", "gpu", "--counts", counts, "--trace-runs", trace}, {}, dir + "/out");
+    CAPTURE(g.run.output);
+    REQUIRE(g.run.exited(0));
+    CHECK(contains(check_line(g.run.output, "technique"), ": OK"));
+    CHECK(contains(g.run.output, counts == "model" ? "(technique counts: the CPU backend's model" : "(technique counts: Nsight Compute"));
+    const std::string runs = read_file(trace);
+    CHECK(contains(runs, "\tncu\t") == counted_by_ncu);
+    CHECK(contains(runs, ":cpu\n") == (counts == "model" && !counted_by_ncu));
   }
 }
 

@@ -381,6 +381,21 @@ TEST_CASE("REGRADE grades the students it names again, and keeps the others; a n
   CHECK(gradebook(dir)["alice"]["total"] == "8");
 }
 
+TEST_CASE("COUNTS is model or ncu, and the CPU backend counts with its model only" * doctest::skip(kNoGradeClass)) {
+  const fs::path dir = fs::absolute("build/test/grade-class-counts");
+  fs::remove_all(dir);
+  fs::create_directories(dir / "submissions" / "alice");
+  put(dir / "roster.csv", "id\nalice\n");
+  for (const auto& [value, message] : std::vector<std::pair<std::string, std::string>>{
+           {"nope", "COUNTS must be model or ncu, not 'nope'"},
+           {"ncu", "COUNTS=ncu counts with Nsight Compute, on a GPU; the CPU backend counts with its model"}}) {
+    const tools::RunResult r = grade_class(dir, {"--counts", value});
+    CAPTURE(r.output);
+    CHECK(r.exited(2));
+    CHECK(contains(r.output, message));
+  }
+}
+
 TEST_CASE("the instructor's overrides reach the gradebook, the student's report and the LMS files, and survive a regrade" *
           doctest::skip(kNoGradeClass || lab_test::kNoCpuSolutions)) {
   const fs::path& dir = graded_class();

@@ -312,11 +312,14 @@ TEST_CASE("without Slurm's commands, or when sbatch refuses, grade-class says so
   CHECK(contains(refused.output, "nosuch"));
   CHECK(contains(read_file((dir / "out" / "slurm" / "merge.sh").string()), "--overrides"));
 
-  // On the GPU backend each task asks for a GPU, which this cluster has none of.
-  const tools::RunResult gpu = grade_class(dir, "submissions", "out", {"--scheduler", "slurm", "--backend", "gpu"}, {cluster().conf()});
+  // On the GPU backend each task asks for a GPU, which this cluster has none of; COUNTS reaches
+  // the tasks.
+  const tools::RunResult gpu =
+      grade_class(dir, "submissions", "out", {"--scheduler", "slurm", "--backend", "gpu", "--counts", "ncu"}, {cluster().conf()});
   CAPTURE(gpu.output);
   CHECK(gpu.exited(2));
   CHECK(contains(gpu.output, "sbatch refused (exit 1): sbatch: error: Invalid generic resource (gres) specification"));
+  CHECK(contains(read_file((dir / "out" / "slurm" / "grade.sh").string()), "'--counts' 'ncu'"));
 }
 
 }  // TEST_SUITE

@@ -203,7 +203,7 @@ TEST_CASE("a GPU's findings name the line Nsight Compute's source counters point
 
 // The CPU backend's side, on its hand-counted patterns (cpusim/tests/suite/access_patterns.cu, built
 // by make cpusim-suite): make profile's findings each name the source line of the access.
-TEST_CASE("findings from the CPU backend's counts name their source lines" * doctest::skip(!lab_test::testing_cpu_backend())) {
+TEST_CASE("findings from the CPU backend's counts name their source lines" * doctest::skip(!lab_test::testing_backend("cpu"))) {
   const std::string program = "build/cpu/cpusim-suite/access_patterns.count";
   REQUIRE_MESSAGE(std::ifstream(program).good(), program << " is not built (make cpusim-suite)");
   const std::string log = "build/test/profile-access-patterns.log";

@@ -32,7 +32,7 @@ TEST_CASE("a missing __syncthreads is caught by one of two schedules" * doctest:
 // again in the other thread order, and a result that changes is called a race, not an indexing
 // mistake (which "almost every element is wrong" would say of a missing second barrier).
 TEST_CASE("make run calls a missing barrier a race" * doctest::skip(lab_test::kNoSolutions)) {
-  REQUIRE((lab_test::have_solutions() && lab_test::testing_cpu_backend()));
+  REQUIRE((lab_test::have_solutions() && lab_test::testing_backend("cpu")));
   const tools::RunResult r = tools::run_command({lab_test::corpus_program("cpu", "no_second_sync_02", "02_matmul_tiled"), "--m", "65",
                                                  "--n", "70", "--k", "40", "--no-time", "--no-edges"});
   CAPTURE(r.output);
