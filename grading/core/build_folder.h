@@ -18,10 +18,10 @@ bool prepare_build_folder(const std::string& folder, const std::string& stamp, s
 
 // Holds FOLDER's lock while it lives: graders that share a build folder prepare it and build what
 // their builds share one at a time (their students' own builds and their runs may overlap: those
-// write only folders of their own). Says so when it has to wait.
+// write only folders of their own). Says so when it has to wait, if QUIET is false.
 class BuildLock {
  public:
-  explicit BuildLock(const std::string& folder);
+  explicit BuildLock(const std::string& folder, bool quiet = false);
   ~BuildLock();
   BuildLock(const BuildLock&) = delete;
   BuildLock& operator=(const BuildLock&) = delete;
