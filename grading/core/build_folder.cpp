@@ -54,13 +54,10 @@ bool prepare_build_folder(const std::string& folder, const std::string& stamp, s
   return true;
 }
 
-BuildLock::BuildLock(const std::string& folder, bool quiet) {
+BuildLock::BuildLock(const std::string& folder) {
   fd_ = open((folder + "/" + kLockFile).c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
   if (fd_ < 0) return;  // an unwritable folder: its builds fail next, and say why
-  if (quiet || flock(fd_, LOCK_EX | LOCK_NB) == 0) {
-    if (quiet) flock(fd_, LOCK_EX);
-    return;
-  }
+  if (flock(fd_, LOCK_EX | LOCK_NB) == 0) return;
   std::printf("(waiting for another grader, which is building in %s)\n", folder.c_str());
   std::fflush(stdout);
   flock(fd_, LOCK_EX);

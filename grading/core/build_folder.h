@@ -16,12 +16,11 @@ namespace grade {
 // grader made, which it never empties).
 bool prepare_build_folder(const std::string& folder, const std::string& stamp, std::string* error);
 
-// Holds FOLDER's lock while it lives: graders that share a build folder prepare it and build what
-// their builds share one at a time (their students' own builds and their runs may overlap: those
-// write only folders of their own). Says so when it has to wait, if QUIET is false.
+// Holds FOLDER's lock while it lives: graders that share a build folder build one at a time
+// (their runs may overlap, since runs only read the folder). Says so when it has to wait.
 class BuildLock {
  public:
-  explicit BuildLock(const std::string& folder, bool quiet = false);
+  explicit BuildLock(const std::string& folder);
   ~BuildLock();
   BuildLock(const BuildLock&) = delete;
   BuildLock& operator=(const BuildLock&) = delete;

@@ -9,7 +9,6 @@
 #include <sstream>
 #include <utility>
 
-#include "grading/core/build_folder.h"
 #include "grading/core/case_runs.h"
 #include "grading/core/checks.h"
 #include "grading/core/isolation.h"
@@ -291,10 +290,6 @@ std::vector<std::string> build_failure(const Context& ctx, const LabRubric& lab,
   const std::string file = ctx.src + "/" + lab.folder + "/" + lab.file();
   if (const std::string why = not_a_plain_file(ctx.src + "/" + lab.folder, file); !why.empty()) return {why};
   const StudentCopy student = copy_student_file(ctx, lab, file);
-  // The same file handed in by two students of a class is one copy, built once: the second
-  // grading's builds wait for the first's, and find its programs made. Quietly: that another
-  // student handed in the same file is none of this one's business.
-  const BuildLock same_file(student.copies, true);
   if (const std::vector<std::string> headers = forbidden_headers(ctx, student.copy, student.public_dir); !headers.empty()) {
     return {"uses " + headers.front() + ": the labs must not use cuBLAS, cuBLASLt, CUB or Thrust;",
             "the point of each lab is to write the kernel yourself"};

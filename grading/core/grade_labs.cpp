@@ -7,7 +7,6 @@
 #include <functional>
 #include <future>
 #include <mutex>
-#include <optional>
 #include <thread>
 #include <utility>
 
@@ -234,56 +233,48 @@ void run_at_once(size_t count, int jobs, const std::function<void(size_t)>& work
 // Every lab built, before any student code runs, so that each program's fingerprint is taken
 // before any can: first what the labs' builds share, then each lab's own build, side by side
 // when the shared part built. A lab in steps is built once, with its first step; the later
-// steps run what it made. The build folder's lock is held while the shared part builds: once it
-// has, the labs' own builds (their folders this grading's, the rest read-only to them:
-// Sandbox::wrap_build) go beside other graders' (with all of a grading's builds in the lock, the
-// first runs of a class's first eight gradings, started together on the H200, came 5 s apart).
-// When it has not built, each lab's build makes the solution's program itself, in the lock.
+// steps run what it made.
 std::vector<LabGrading> build_labs(const grade::Context& ctx, const std::vector<const grade::LabRubric*>& labs,
                                    const std::string& build_stamp, int jobs) {
-  std::optional<grade::BuildLock> lock(std::in_place, ctx.build_dir);
-  std::string error;
-  if (!grade::prepare_build_folder(ctx.build_dir, build_stamp, &error)) throw grade::CannotGrade(error);
-  std::vector<grade::LabPrograms> programs(labs.size());
-  const bool shared = grade::build_shared(ctx, labs, &programs);
-  // The ceilings' program, where a performance target comes from a ceiling (grading/core/targets.h):
-  // a lab without its solution here, or make bench's record of the solutions' shares.
-  const auto ceilings = [&] {
-    const bool without_solution = std::any_of(programs.begin(), programs.end(),
-                                              [](const grade::LabPrograms& p) { return p.solution.path.empty(); });
-    return ctx.backend == "gpu" && !ctx.quick && (without_solution || ctx.record_targets) ? grade::build_ceilings(ctx) : grade::Program();
-  };
-  grade::Program ceilings_program;
-  if (shared) {
-    ceilings_program = ceilings();
-    lock.reset();
-  }
-  std::vector<size_t> first_steps;
-  for (size_t i = 0; i < labs.size(); ++i) {
-    if (i == 0 || labs[i]->folder != labs[i - 1]->folder) first_steps.push_back(i);
-  }
-  std::vector<grade::CheckResult> builds(labs.size(), grade::CheckResult("build", grade::Status::kSkip, 0));
-  run_at_once(first_steps.size(), shared ? jobs : 1, [&](size_t k) {
-    builds[first_steps[k]] = grade::check_build(ctx, *labs[first_steps[k]], &programs[first_steps[k]]);
-  });
-  if (!shared) ceilings_program = ceilings();
   std::vector<LabGrading> gradings;
-  for (size_t i = 0; i < labs.size(); ++i) {
-    const grade::LabRubric* l = labs[i];
-    const bool first = std::find(first_steps.begin(), first_steps.end(), i) != first_steps.end();
-    if (!first) {
-      programs[i] = programs[i - 1];
-      builds[i] = builds[i - 1];
+  {
+    const grade::BuildLock lock(ctx.build_dir);
+    std::string error;
+    if (!grade::prepare_build_folder(ctx.build_dir, build_stamp, &error)) throw grade::CannotGrade(error);
+    std::vector<grade::LabPrograms> programs(labs.size());
+    const bool shared = grade::build_shared(ctx, labs, &programs);
+    std::vector<size_t> first_steps;
+    for (size_t i = 0; i < labs.size(); ++i) {
+      if (i == 0 || labs[i]->folder != labs[i - 1]->folder) first_steps.push_back(i);
     }
-    for (grade::Program* p : {&programs[i].main, &programs[i].asan, &programs[i].tsan, &programs[i].watched, &programs[i].solution,
-                            &programs[i].solution_watched}) {
-      p->step = l->step.count > 1 ? std::to_string(l->step.number) : "";
+    std::vector<grade::CheckResult> builds(labs.size(), grade::CheckResult("build", grade::Status::kSkip, 0));
+    run_at_once(first_steps.size(), shared ? jobs : 1, [&](size_t k) {
+      builds[first_steps[k]] = grade::check_build(ctx, *labs[first_steps[k]], &programs[first_steps[k]]);
+    });
+    for (size_t i = 0; i < labs.size(); ++i) {
+      const grade::LabRubric* l = labs[i];
+      const bool first = std::find(first_steps.begin(), first_steps.end(), i) != first_steps.end();
+      if (!first) {
+        programs[i] = programs[i - 1];
+        builds[i] = builds[i - 1];
+      }
+      for (grade::Program* p : {&programs[i].main, &programs[i].asan, &programs[i].tsan, &programs[i].watched, &programs[i].solution,
+                              &programs[i].solution_watched}) {
+        p->step = l->step.count > 1 ? std::to_string(l->step.number) : "";
+      }
+      gradings.push_back(LabGrading{l, programs[i], builds[i], LabLog(jobs == 1 && !times_last(ctx)), {}, {}});
+      if (!first) {
+        gradings[i - 1].grades_build = false;
+        gradings[i].some_correct = gradings[i - 1].some_correct;
+      }
     }
-    programs[i].ceilings = ceilings_program;
-    gradings.push_back(LabGrading{l, programs[i], builds[i], LabLog(jobs == 1 && !times_last(ctx)), {}, {}});
-    if (!first) {
-      gradings[i - 1].grades_build = false;
-      gradings[i].some_correct = gradings[i - 1].some_correct;
+    // The ceilings' program, where a performance target comes from a ceiling (grading/core/targets.h):
+    // a lab without its solution here, or make bench's record of the solutions' shares.
+    const bool without_solution = std::any_of(gradings.begin(), gradings.end(),
+                                              [](const LabGrading& g) { return g.programs.solution.path.empty(); });
+    if (ctx.backend == "gpu" && !ctx.quick && (without_solution || ctx.record_targets)) {
+      const grade::Program ceilings = grade::build_ceilings(ctx);
+      for (LabGrading& g : gradings) g.programs.ceilings = ceilings;
     }
   }
   return gradings;
