@@ -132,6 +132,14 @@ std::vector<std::string> own_paths(const Program& program, const std::string& cw
   return own;
 }
 
+// The turn at the GPU of a run of PROGRAM at place USE, held while it lives; none for a CPU
+// backend's build (Program::on_cores), which never touches the GPU.
+std::optional<Turn> turn_at_gpu(const Context& ctx, const Program& program, GpuUse use) {
+  if (program.on_cores) return std::nullopt;
+  return std::optional<Turn>(std::in_place, gpu_turns(ctx),
+                             use == GpuUse::alone ? Turns::Kind::alone : program.solution ? Turns::Kind::solution : Turns::Kind::student);
+}
+
 }  // namespace
 
 tools::RunResult run_program(const Context& ctx, const Program& program, const std::vector<std::string>& args,
@@ -177,13 +185,7 @@ tools::RunResult run_program(const Context& ctx, const Program& program, const s
   options.env.push_back("HOME=" + options.cwd);
   const std::vector<std::string> own = own_paths(program, options.cwd, args);
   RunTrace trace(ctx, program, args, wrapper, control.gpu == GpuUse::alone);
-  // A CPU backend's build (Program::on_cores) takes no turn: it never touches the GPU.
-  std::optional<Turn> turn;
-  if (!program.on_cores) {
-    turn.emplace(gpu_turns(ctx), control.gpu == GpuUse::alone ? Turns::Kind::alone
-                                 : program.solution          ? Turns::Kind::solution
-                                                             : Turns::Kind::student);
-  }
+  const std::optional<Turn> turn = turn_at_gpu(ctx, program, control.gpu);
   trace.started();
   options.started = std::move(started);
   tools::RunResult r = ctx.sandbox.run(ctx.sandbox.wrap(argv, options.timeout_s, program.sanitizer, own), options);

@@ -50,7 +50,7 @@ TEST_CASE("runs alone with the GPU to themselves: the sums, one stretch alone pe
   CAPTURE(r.output);
   CHECK(r.exited(0));
   CHECK(tools::contains(r.output, "gradings 2 on m:0, lab program runs 5 (2 alone), first run to last 5.0 s"));
-  CHECK(tools::contains(r.output, "a device with a program of the class: 5.0 s; alone 2.0 s, shared 3.0 s"));
+  CHECK(tools::contains(r.output, "on m:0, a program of the class under way 5.0 s; alone 2.0 s, shared 3.0 s"));
   CHECK(tools::contains(r.output, "runs alone waited 0.0 s in all for their turn; runs shared waited 2.5 s"));
   CHECK(tools::contains(r.output, "shared runs' seconds by tool: - 1.0, compute-sanitizer 1.0, ncu 2.0"));
   CHECK(tools::contains(r.output, "stretches of the GPU alone per grading: 0 to 1, 1 in all"));
@@ -89,17 +89,20 @@ TEST_CASE("a run beside a run alone is named, and fails the check; a grading's p
   fs::remove_all(out);
 }
 
-TEST_CASE("runs on different GPUs, or different machines' GPU 0, never meet") {
+TEST_CASE("runs on different GPUs, different machines' GPU 0, or the cores, never meet") {
   const std::string out = class_out("gpus", {
       {"a-1", line(100, 0, 2, "alone", "matmul_naive", "-", "m:0") + line(102, 0, 1, "alone", "matmul_tiled", "-", "m:0")},
       {"b-2", line(100.5, 0, 2, "shared", "transpose", "ncu", "m:1")},
       {"c-3", line(101, 0, 1, "shared", "dot_reduction", "ncu", "n:0")},  // beside b-2's, on another machine
+      {"d-4", line(100, 0, 1, "shared", "matmul_naive", "-", "m:cpu")},   // a counting run (COUNTS=model), beside a-1's alone
   });
   const tools::RunResult r = tools::run_command({"scripts/trace-summary", out});
   CAPTURE(r.output);
   CHECK(r.exited(0));
-  CHECK(tools::contains(r.output, "gradings 3 on m:0, m:1, n:0, lab program runs 4 (2 alone), first run to last 3.0 s"));
-  CHECK(tools::contains(r.output, "a device with a program of the class: 6.0 s; alone 3.0 s, shared 3.0 s"));
+  CHECK(tools::contains(r.output, "gradings 4 on m:0, m:1, m:cpu, n:0, lab program runs 5 (2 alone), first run to last 3.0 s"));
+  CHECK(tools::contains(r.output, "on m:0, a program of the class under way 3.0 s; alone 3.0 s, shared 0.0 s"));
+  CHECK(tools::contains(r.output, "on m:1, a program of the class under way 2.0 s; alone 0.0 s, shared 2.0 s"));
+  CHECK(tools::contains(r.output, "on m:cpu, a program of the class under way 1.0 s; alone 0.0 s, shared 1.0 s"));
   CHECK(tools::contains(r.output, "stretches of the GPU alone per grading: 0 to 1, 1 in all"));
   CHECK(tools::contains(r.output, "runs alone with another program beside them: 0"));
   CHECK(tools::contains(r.output, "pairs of runs under Nsight Compute at once: 0"));
