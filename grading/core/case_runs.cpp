@@ -434,7 +434,7 @@ Pass serve_pass(const Context& ctx, const Program& program, const Cases& cases, 
                 const std::vector<std::string>& env, const Limits& limits, bool timed) {
   const Pass pass = serve_pass_once(ctx, program, cases, which, env, limits, timed ? GpuUse::alone : GpuUse::shared);
   // A timed pass ran alone already: what failed in it is the program's own.
-  if (timed || !gpu_turns(ctx).side_by_side() || !pass.may_be_others) return pass;
+  if (timed || !gpu_turns(ctx).side_by_side() || program.on_cores || !pass.may_be_others) return pass;
   for (size_t i : which) {
     std::remove(cases.result_path(i).c_str());
     std::remove((cases.dir + "/" + std::to_string(cases.cases[i].id) + ".out").c_str());

@@ -186,9 +186,16 @@ bool safety_graded(const Context& ctx, const std::string& folder) {
   return false;
 }
 
-// Whether this grading builds the counting build on a GPU: for the technique check's counts
-// (--counts model), which make check does not run.
-bool model_on_gpu(const Context& ctx) { return ctx.backend == "gpu" && ctx.counts == "model" && !ctx.quick; }
+// Whether this grading builds FOLDER's counting build on a GPU: for the technique check's counts
+// (--counts model), where the rubric gives that check points and the grading runs it (make check
+// does not).
+bool model_on_gpu(const Context& ctx, const std::string& folder) {
+  if (ctx.backend != "gpu" || ctx.counts != "model" || ctx.quick) return false;
+  for (const LabRubric& section : ctx.rubric->labs) {
+    if (section.folder == folder && section.points_technique > 0) return true;
+  }
+  return false;
+}
 
 // The flavors the checks of FOLDER's lab need, the lab program's first: on the CPU backend, the
 // sanitizers' builds (safety) and the watched build (technique's counts, correctness's lost
@@ -198,7 +205,7 @@ std::vector<std::pair<std::string, Program*>> flavors_needed(const Context& ctx,
   if (ctx.backend == "cpu" && safety_graded(ctx, folder)) {
     flavors.insert(flavors.end(), {{"cpu-asan", &programs->asan}, {"cpu-tsan", &programs->tsan}});
   }
-  if (ctx.backend == "cpu" || model_on_gpu(ctx)) flavors.push_back({"cpu-count", &programs->watched});
+  if (ctx.backend == "cpu" || model_on_gpu(ctx, folder)) flavors.push_back({"cpu-count", &programs->watched});
   return flavors;
 }
 

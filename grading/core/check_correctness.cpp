@@ -190,6 +190,10 @@ void merge(Pass* whole, const Pass& part, const std::vector<size_t>& which) {
   if (whole->failed_output.empty()) whole->failed_output = part.failed_output;
 }
 
+// Whether the watched pass runs: on the CPU backend, whose threads lose no update on their own. A
+// GPU's runs lose theirs for real; its counting build (--counts model) counts the technique only.
+bool runs_watched_pass(const Context& ctx, const LabPrograms& programs) { return ctx.backend == "cpu" && !programs.watched.path.empty(); }
+
 Passes start_passes(const Context& ctx, const LabRubric& lab, const LabPrograms& programs, const Cases& cases) {
   Passes p;
   const size_t n = lab.shapes.size();
@@ -198,7 +202,7 @@ Passes start_passes(const Context& ctx, const LabRubric& lab, const LabPrograms&
     pass->stopped.assign(n, "");
   }
   p.again = copy_cases(ctx, cases, "correctness-again");
-  if (!programs.watched.path.empty()) p.watched_cases = copy_cases(ctx, cases, "correctness-watched");
+  if (runs_watched_pass(ctx, programs)) p.watched_cases = copy_cases(ctx, cases, "correctness-watched");
   return p;
 }
 
@@ -226,7 +230,7 @@ void run_passes(const Context& ctx, const LabRubric& lab, const LabPrograms& pro
   const std::vector<size_t> again = second_pass_shapes(ctx, lab, cases, first, finished);
   merge(&p->second, serve_part(ctx, programs.main, p->again, again, kSecondPass.env, counted.limits, &p->spent_second), again);
   p->second_shapes.insert(p->second_shapes.end(), again.begin(), again.end());
-  if (programs.watched.path.empty()) return;
+  if (!runs_watched_pass(ctx, programs)) return;
   const std::vector<size_t> watched = watched_shapes(lab, finished);
   merge(&p->watched,
         serve_part(ctx, programs.watched, p->watched_cases, watched, kWatchedPass.env, counted.watched, &p->spent_watched), watched);

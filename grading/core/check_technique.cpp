@@ -94,15 +94,22 @@ struct Measured {
 };
 
 // On a GPU with --counts model: the counting build's run, when the CPU backend built the student's
-// file, ran it to the end and got the right result. Otherwise Nsight Compute counts (the caller):
-// a file that is correct on the GPU loses nothing for what the CPU backend cannot do.
-std::optional<Measured> model_on_gpu(const Context& ctx, const LabPrograms& programs, const Cases& cases) {
-  if (ctx.counts != "model" || programs.watched.path.empty()) return std::nullopt;
+// file, ran it to the end and got the right result. Otherwise Nsight Compute counts (the caller),
+// and *WHY says why: a file that is correct on the GPU loses nothing for what the CPU backend
+// cannot do.
+std::optional<Measured> model_on_gpu(const Context& ctx, const LabPrograms& programs, const Cases& cases, std::string* why) {
+  if (ctx.counts != "model") return std::nullopt;
+  if (programs.watched.path.empty()) {
+    *why = "counted by Nsight Compute: the CPU backend, whose model counts the others, cannot build this file";
+    return std::nullopt;
+  }
   Measured m{{}, copy_cases(ctx, cases, "technique-model"), "cpu"};
   tools::RunResult run;
   m.traffic = model_counts(ctx, programs.watched, m.cases, &run);
-  if (!run.exited(0) || m.traffic.launches == 0 || !evaluate(ctx, m.cases, 0).pass) return std::nullopt;
-  return m;
+  if (run.exited(0) && m.traffic.launches > 0 && evaluate(ctx, m.cases, 0).pass) return m;
+  *why = "counted by Nsight Compute: on the CPU backend, whose model counts the others, this file's run " +
+         (run.exited(0) ? std::string("did not compute the technique shape right") : "stopped (" + run.describe() + ")");
+  return std::nullopt;
 }
 
 // Runs the technique shape on this backend, counting what the kernels do: the counting build
@@ -112,11 +119,13 @@ Measured measure(const Context& ctx, const LabRubric& lab, const LabPrograms& pr
   CheckResult& c = *out;
   Measured m{{}, cases, ctx.backend};
   tools::RunResult run;
+  std::string why_not_model;
   if (ctx.backend == "cpu") {
     m.traffic = model_counts(ctx, programs.watched, cases, &run);
-  } else if (std::optional<Measured> model = model_on_gpu(ctx, programs, cases)) {
+  } else if (std::optional<Measured> model = model_on_gpu(ctx, programs, cases, &why_not_model)) {
     return *model;
   } else if (ctx.have_ncu) {
+    if (!why_not_model.empty()) c.details.push_back(why_not_model);
     m.traffic = ncu_counts(ctx, programs.main, cases, &programs.solution, &run);
     // Nsight Compute's errors and the program's output come in one stream, where a program can
     // print an error line of its own: where there is a solution, its run says whether Nsight

@@ -352,7 +352,7 @@ void print_run_header(const grade::Context& ctx, const std::string& device) {
   std::printf("%s: %s on %s, seed %llu (SEED=%llu reproduces the inputs)\n", command_name, ctx.src.c_str(), where.c_str(),
               (unsigned long long)ctx.seed, (unsigned long long)ctx.seed);
   std::printf("(sandbox: %s)\n", ctx.sandbox.describe().c_str());
-  if (ctx.backend == "gpu") std::printf("(technique counts: %s)\n", grade::counts_source(ctx).c_str());
+  if (ctx.backend == "gpu" && !ctx.quick) std::printf("(technique counts: %s)\n", grade::counts_source(ctx).c_str());
   std::fflush(stdout);
 }
 
@@ -382,7 +382,7 @@ bool report(const grade::Context& ctx, const std::string& device, const std::vec
     max_score += r.max_points();
   }
   const grade::RunInfo run{ctx.src, ctx.backend, ctx.backend == "gpu" ? device : "the CPU backend", ctx.seed, seconds,
-                           ctx.sandbox.describe(), ctx.backend == "gpu" ? grade::counts_source(ctx) : ""};
+                           ctx.sandbox.describe(), ctx.backend == "gpu" && !ctx.quick ? grade::counts_source(ctx) : ""};
   const bool written = grade::write_reports(out_dir, run, results);
   tools::run_command({"rm", "-rf", ctx.work_dir});
   if (!written) cannot_run("could not write the reports into " + out_dir);

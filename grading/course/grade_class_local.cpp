@@ -180,7 +180,7 @@ Standing standing(const Class& c, const grade::Student& s) {
   }
   row.report = "students/" + s.slug + "/report";
   st.stamp = grade::lab_files_fingerprint(p.root, c.labs) + " seed " + std::to_string(row.seed) + " rubric " + c.rubric_fingerprint +
-             " lab " + c.o.lab + " " + c.backend + "\n";
+             " lab " + c.o.lab + " " + c.backend + (c.counts.empty() ? "" : " counts " + c.counts) + "\n";
   st.done = read_text(st.dir + "/done") == st.stamp && grade::read_results(st.dir + "/report/results.json", p.root, c.labs, &row);
   return st;
 }

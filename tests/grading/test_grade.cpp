@@ -181,6 +181,9 @@ TEST_CASE("on a GPU, --counts model counts on the cores, and a file only nvcc bu
     const std::string runs = read_file(trace);
     CHECK(contains(runs, "\tncu\t") == counted_by_ncu);
     CHECK(contains(runs, ":cpu\n") == (counts == "model" && !counted_by_ncu));
+    CHECK_FALSE(contains(runs, "\tcorrectness-watched-"));  // the CPU backend's pass: a GPU loses its own updates
+    CHECK(contains(g.run.output, "counted by Nsight Compute: the CPU backend, whose model counts the others, cannot build this file") ==
+          (counts == "model" && counted_by_ncu));
   }
 }
 
