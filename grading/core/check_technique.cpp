@@ -6,6 +6,7 @@
 #include "grading/core/checks.h"
 #include "grading/core/estimate.h"
 #include "grading/core/kernel_counts.h"
+#include "grading/core/machine.h"
 #include "grading/core/quoting.h"
 #include "grading/core/targets.h"
 #include "grading/core/technique.h"
@@ -197,6 +198,21 @@ std::string technique_estimate(const Context& ctx, const LabRubric& lab, const L
   model_counts(ctx, programs.watched, cases, &run);
   if (run.timed_out || !evaluate(ctx, cases, 0).pass) return "";
   return estimate_line(ctx, lab, cases.dir + "/launches.txt");
+}
+
+std::string resolve_counts(const std::string& counts, const std::string& backend, const std::string& default_on_gpu, bool look_here,
+                           std::string* error, std::string* note) {
+  if (!counts.empty() && counts != "ncu" && counts != "model") {
+    *error = "COUNTS must be ncu or model, not '" + counts + "'";
+  } else if (backend == "cpu" && counts == "ncu") {
+    *error = "COUNTS=ncu counts with Nsight Compute, on a GPU; the CPU backend counts with its model";
+  }
+  if (!error->empty() || backend == "cpu") return "model";
+  const std::string asked = counts.empty() ? default_on_gpu : counts;
+  const std::string missing = asked == "model" && look_here ? cpu_backend_missing() : "";
+  if (missing.empty()) return asked;
+  *note = "COUNTS=model asked for the CPU backend's model, but " + missing;
+  return "ncu";
 }
 
 std::string counts_source(const Context& ctx) {

@@ -29,6 +29,12 @@ CheckResult check_safety(const Context& ctx, const LabRubric& lab, const LabProg
 CheckResult check_technique(const Context& ctx, const LabRubric& lab, const LabPrograms& programs);
 // Where this run's technique counts come from, for the reports' header on a GPU (Context::counts).
 std::string counts_source(const Context& ctx);
+// The technique counts a grading on BACKEND takes when asked for COUNTS (make's COUNTS, "" for
+// DEFAULT_ON_GPU): "ncu" or "model" (always "model" on the CPU backend). *ERROR says why no grading
+// can take COUNTS (a wrong name, ncu on the CPU backend); *NOTE why model gives way to ncu here, the
+// CPU backend's toolchain missing (looked for only when LOOK_HERE).
+std::string resolve_counts(const std::string& counts, const std::string& backend, const std::string& default_on_gpu, bool look_here,
+                           std::string* error, std::string* note);
 // make check's line of the technique check's estimate (the CPU backend; "" on a GPU, or when the
 // technique shape's result is wrong): a run at that shape, counted, with no verdict and no points.
 std::string technique_estimate(const Context& ctx, const LabRubric& lab, const LabPrograms& programs);

@@ -187,22 +187,6 @@ std::string choose_backend(std::string backend, const std::string& device) {
   return backend;
 }
 
-// Where the technique check's counts come from (Context::counts): COUNTS where this machine has
-// it; on a GPU without the CPU backend's toolchain the model falls back to Nsight Compute, and
-// *NOTE says why.
-std::string choose_counts(const std::string& counts, const std::string& backend, std::string* note) {
-  if (!counts.empty() && counts != "ncu" && counts != "model") cannot_run("COUNTS must be ncu or model, not '" + counts + "'");
-  if (backend == "cpu") {
-    if (counts == "ncu") cannot_run("COUNTS=ncu counts with Nsight Compute, on a GPU; the CPU backend counts with its model");
-    return "model";
-  }
-  if (counts != "model") return "ncu";
-  const std::string missing = grade::cpu_backend_missing();
-  if (missing.empty()) return "model";
-  *note = "COUNTS=model asked for the CPU backend's model, but " + missing;
-  return "ncu";
-}
-
 // The tools the builds on BACKEND need.
 void require_tools(const std::string& backend) {
   for (const char* tool : {"make", "g++", "nm", "sha256sum"}) {
@@ -296,7 +280,8 @@ grade::Context make_context(const Options& o, const std::string& backend, const 
   }
   ctx.have_compute_sanitizer = have_command("compute-sanitizer");
   ctx.have_ncu = have_command("ncu");
-  ctx.counts = choose_counts(o.counts, backend, &ctx.counts_note);
+  ctx.counts = grade::resolve_counts(o.counts, backend, "ncu", true, &error, &ctx.counts_note);
+  if (!error.empty()) cannot_run(error);
   ctx.quick = o.quick;
   ctx.work_dir = make_scratch_folder();
   auto use_build_folder = [&](const std::string& folder) {

@@ -196,7 +196,8 @@ std::vector<grade::GradebookRow> grade_here(Class& c, const std::vector<grade::S
   }
   if (c.backend == "cpu" && workers > 1) c.grader_cores = std::max(1, grade::usable_cores() / workers);
   const std::string counted = c.counts == "model" ? "; technique counts from the CPU backend's model (COUNTS=ncu: Nsight Compute)"
-                                                  : "; technique counts from Nsight Compute" + c.counts_note;
+                                                  : "; technique counts from Nsight Compute" +
+                                                        (c.counts_note.empty() ? "" : " (" + c.counts_note + ")");
   std::printf("make grade-class: %zu students in %s, class seed %llu (SEED=%llu reproduces every seed), %d at once on %s\n",
               graded.size(), c.o.submissions.c_str(), (unsigned long long)c.seed, (unsigned long long)c.seed, workers,
               c.backend == "gpu" ? (std::to_string(c.gpu_ids.size()) + " GPU(s), each timed pass alone on its GPU" + counted).c_str()

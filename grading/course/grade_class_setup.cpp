@@ -21,8 +21,8 @@
 #include "grading/course/class/hash.h"
 #include "grading/course/grade_class.h"
 #include "grading/core/atomic_file.h"
+#include "grading/core/checks.h"
 #include "grading/core/isolation.h"
-#include "grading/core/machine.h"
 #include "grading/core/sandbox.h"
 
 namespace class_grading {
@@ -135,16 +135,10 @@ Class make_class(const Options& o) {
   // Submitting to Slurm, and merging, need no GPU: a cluster's login node has none.
   const bool grades_here = o.scheduler == "local" && !o.slurm_merge;
   if (grades_here && c.backend == "gpu" && c.gpu_ids.empty()) cannot_run("BACKEND=gpu, but nvidia-smi sees no GPU here");
-  if (!o.counts.empty() && o.counts != "model" && o.counts != "ncu") cannot_run("COUNTS must be model or ncu, not '" + o.counts + "'");
-  if (c.backend == "cpu" && o.counts == "ncu") cannot_run("COUNTS=ncu counts with Nsight Compute, on a GPU; the CPU backend counts with its model");
-  if (c.backend == "gpu") {
-    c.counts = o.counts.empty() ? "model" : o.counts;
-    const std::string missing = c.counts == "model" && grades_here ? grade::cpu_backend_missing() : "";
-    if (!missing.empty()) {
-      c.counts = "ncu";
-      c.counts_note = "; COUNTS=model asked for the CPU backend's model, but " + missing;
-    }
-  }
+  std::string counts_error;
+  const std::string counts = grade::resolve_counts(o.counts, c.backend, "model", grades_here, &counts_error, &c.counts_note);
+  if (!counts_error.empty()) cannot_run(counts_error);
+  if (c.backend == "gpu") c.counts = counts;
   c.grader = fs::path(fs::read_symlink("/proc/self/exe")).parent_path().string() + "/grade";
   if (access(c.grader.c_str(), X_OK) != 0) cannot_run("no grader at " + c.grader + " (make build/host/grade)");
   const std::string rubric = read_text(o.rubric);

@@ -387,7 +387,7 @@ TEST_CASE("COUNTS is model or ncu, and the CPU backend counts with its model onl
   fs::create_directories(dir / "submissions" / "alice");
   put(dir / "roster.csv", "id\nalice\n");
   for (const auto& [value, message] : std::vector<std::pair<std::string, std::string>>{
-           {"nope", "COUNTS must be model or ncu, not 'nope'"},
+           {"nope", "COUNTS must be ncu or model, not 'nope'"},
            {"ncu", "COUNTS=ncu counts with Nsight Compute, on a GPU; the CPU backend counts with its model"}}) {
     const tools::RunResult r = grade_class(dir, {"--counts", value});
     CAPTURE(r.output);
