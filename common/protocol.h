@@ -10,6 +10,9 @@
 //   DIR/<id>.in<j>    input j of case id, raw float32
 //   DIR/<id>.out      written back: the output, raw float32
 //   DIR/<id>.result   written back: "key value" lines (see CaseResult)
+//   DIR/started       written first, once the program's device is open: on a GPU the grader
+//                     does not count the seconds before it (a CUDA context's creation) against
+//                     the shapes' limits
 //
 // Below them, the result file of a plain run (`lab_program --result FILE`), which `make run`
 // and `make bench` read.

@@ -133,6 +133,8 @@ int serve_case(const Launcher& launcher, const ServeCase& sc, const std::string&
 }  // namespace
 
 int serve(const Launcher& launcher, const std::string& dir) {
+  // The device is open: the grader's clocks start here (common/protocol.h).
+  write_text(dir + "/started", "");
   std::ifstream list(dir + "/cases.txt");
   if (!list) {
     std::fprintf(stderr, "serve: cannot read %s/cases.txt\n", dir.c_str());

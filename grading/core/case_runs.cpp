@@ -22,6 +22,7 @@
 #include "common/timing.h"
 #include "grading/core/isolation.h"
 #include "grading/core/machine.h"
+#include "grading/core/pass_clock.h"
 #include "grading/core/run_trace.h"
 #include "grading/core/student_uid.h"
 #include "grading/core/turns.h"
@@ -41,6 +42,10 @@ constexpr double kPassFloorGpu = 8, kPassFloorCpu = 20;
 // solutions take 1-3 s on the H100 and under 2 s on the CPU backend. A run that meets this floor
 // is not failed for it: the solution's time decides (run_limited).
 constexpr double kRunFloorGpu = 10, kRunFloorCpu = 30;
+// On a GPU the seconds before a program's device is open count against no shape's limit, only
+// against this one (grading/core/pass_clock.h): 32 programs starting at once on the H200 took
+// 5.9 s at most.
+constexpr double kStartLimitGpu = 10;
 
 std::string read_text(const std::string& path) {
   std::ifstream in(path);
@@ -302,60 +307,6 @@ tools::RunResult run_limited(const Context& ctx, const Program& program, const C
   return run_limited_once(ctx, program, cases, env, wrapper, solution, GpuUse::alone);
 }
 
-namespace {
-
-// The CPU time a process has used, its threads and the children it waited for, in seconds
-// (/proc/PID/stat); -1 once it is gone.
-double cpu_seconds(int pid) {
-  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  const size_t name_end = text.rfind(')');  // the command's name may hold spaces
-  if (name_end == std::string::npos) return -1;
-  std::istringstream fields(text.substr(name_end + 2));
-  std::string field;
-  double ticks = 0;
-  // After the name: state (3), ... utime (14), stime (15), cutime (16), cstime (17).
-  for (int i = 3; i <= 17 && fields >> field; ++i) {
-    if (i >= 14) ticks += std::stod(field);
-  }
-  return ticks / double(sysconf(_SC_CLK_TCK));
-}
-
-// What a pass's limits count. On a GPU, the wall clock while the pass's processes run (not
-// their waits for a turn). On the CPU backend, the CPU time of those processes: its programs
-// are all computation, and a machine busy with other gradings stretches their wall-clock time
-// (a correct tile-32 transpose, twice the solution's threads, ran past 4x the solution's time
-// on 2 cores shared by four gradings) but not their CPU time. A process that sleeps uses no
-// CPU time: the wall-clock limit stays, kCpuWallSlack times the CPU one.
-class PassClock {
- public:
-  explicit PassClock(bool cpu) : cpu_(cpu) {}
-  void started(int pid) {
-    pid_ = pid;
-    base_ = spent_;
-    wall_start_ = Clock::now();
-  }
-  void ended() { spent_ = now(); }
-  // Seconds counted so far, this process's included.
-  double now() {
-    if (pid_ == 0) return spent_;
-    if (!cpu_) return base_ + seconds_since(wall_start_);
-    const double used = cpu_seconds(pid_);
-    if (used >= 0) last_ = used;  // gone: what it had used when last looked at
-    return base_ + last_;
-  }
-  // The wall-clock limit of a process with SECONDS of this clock left.
-  double wall_limit(double seconds) const { return cpu_ ? kCpuWallSlack * seconds : seconds; }
-
- private:
-  static constexpr double kCpuWallSlack = 4;
-  bool cpu_;
-  int pid_ = 0;
-  double base_ = 0, spent_ = 0, last_ = 0;
-  Clock::time_point wall_start_;
-};
-
-}  // namespace
 
 namespace {
 
@@ -367,7 +318,7 @@ Pass serve_pass_once(const Context& ctx, const Program& program, const Cases& ca
   Pass pass;
   pass.seconds.assign(cases.cases.size(), -1);
   pass.stopped.assign(cases.cases.size(), "");
-  PassClock clock(ctx.backend == "cpu");
+  PassClock clock(ctx.backend == "cpu", cases.dir + "/started", kStartLimitGpu);
   size_t next = 0;
   while (next < which.size()) {
     const double left = limits.total - clock.now();
@@ -385,12 +336,19 @@ Pass serve_pass_once(const Context& ctx, const Program& program, const Cases& ca
       clock.started(pid);
       case_start = clock.now();
     };
-    bool too_slow = false, out_of_time = false;
+    bool too_slow = false, out_of_time = false, slow_start = false, late = false;
     // Moves past every case whose result is there, timing each from the end of the one before.
     auto advance = [&] {
+      clock.counting();
       while (current < which.size() && exists(cases.result_path(which[current]))) {
+        clock.shape_done();
         const double now = clock.now();
-        pass.seconds[which[current]] = now - case_start;
+        const size_t i = which[current];
+        pass.seconds[i] = now - case_start;
+        if (clock.from_start() && pass.seconds[i] > limits.per_case[i]) {
+          pass.stopped[i] = fmt("timed out after %.1f s on this shape (its limit: ", pass.seconds[i]) + limits.basis + ")";
+          late = true;
+        }
         case_start = now;
         ++current;
       }
@@ -398,6 +356,7 @@ Pass serve_pass_once(const Context& ctx, const Program& program, const Cases& ca
     RunControl control;
     control.stop_early = [&] {
       advance();
+      if (!clock.counting()) return slow_start = clock.slow_start();
       const double now = clock.now();
       too_slow = current < which.size() && now - case_start > limits.per_case[which[current]];
       out_of_time = now >= limits.total;
@@ -405,18 +364,23 @@ Pass serve_pass_once(const Context& ctx, const Program& program, const Cases& ca
     };
     control.started = started;
     control.gpu = use;
-    const tools::RunResult r = run_program(ctx, program, {"--serve", cases.dir}, env, {}, clock.wall_limit(left), control);
+    clock.starting();
+    const double start_limit = ctx.backend == "gpu" ? kStartLimitGpu : 0;
+    const tools::RunResult r = run_program(ctx, program, {"--serve", cases.dir}, env, {}, clock.wall_limit(left) + start_limit, control);
     const double elapsed = clock.now() - case_start;
     clock.ended();
     advance();
+    pass.may_be_others = pass.may_be_others || late;
     if (current == which.size()) break;
     // A case that ends in a CUDA error ends the process on purpose: go on from the next one.
     const bool sticky = current > next && has_error(cases.result_path(which[current - 1]));
-    pass.may_be_others = pass.may_be_others || too_slow || out_of_time || may_be_others(r) ||
+    pass.may_be_others = pass.may_be_others || too_slow || out_of_time || slow_start || may_be_others(r) ||
                          (sticky && says_out_of_memory(read_text(cases.result_path(which[current - 1]))));
     if (!sticky) {
       const size_t i = which[current];
-      pass.stopped[i] = too_slow ? fmt("timed out after %.1f s on this shape (its limit: ", elapsed) + limits.basis + ")"
+      pass.stopped[i] = slow_start ? fmt("timed out before this shape: its GPU was not ready after %.0f s (the least time any "
+                                         "program gets to start)", kStartLimitGpu)
+                        : too_slow ? fmt("timed out after %.1f s on this shape (its limit: ", elapsed) + limits.basis + ")"
                         : out_of_time || r.timed_out
                             ? "timed out: the time for all shapes (" + limits.basis + ") ran out during this shape"
                             : "the program " + r.describe() + " before finishing this shape";
