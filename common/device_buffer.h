@@ -45,26 +45,6 @@ class DeviceBuffer {
   size_t count_ = 0;
 };
 
-// Page-locked host memory that frees itself: copies between it and the device run at the
-// bus's speed, where a copy to ordinary (pageable) memory goes through a staging buffer.
-template <class T>
-class PinnedBuffer {
- public:
-  explicit PinnedBuffer(size_t count) : count_(count) {
-    if (count_ > 0) CUDA_CHECK(cudaMallocHost(&data_, count_ * sizeof(T)));
-  }
-  PinnedBuffer(const PinnedBuffer&) = delete;
-  PinnedBuffer& operator=(const PinnedBuffer&) = delete;
-  ~PinnedBuffer() { cudaFreeHost(data_); }
-
-  T* get() const { return data_; }
-  size_t size() const { return count_; }
-
- private:
-  T* data_ = nullptr;
-  size_t count_ = 0;
-};
-
 // An output buffer with guard zones before and after it, filled with a canary pattern that
 // no kernel computes. A kernel that writes past either end of its output (a grid one tile
 // too large without a bounds guard) changes a canary, and damaged_guards() says where.

@@ -14,6 +14,7 @@
 #include "common/fill.h"
 #include "harness/device_case.h"
 #include "harness/lost_updates.h"
+#include "harness/output_scan.h"
 #include "common/protocol.h"
 #include "common/rep_check.h"
 
@@ -43,10 +44,8 @@ DeviceCase::Outcome timed_calls(DeviceCase& run, const Launcher& launcher, const
   int l2 = 0;
   CUDA_CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, 0));
   DeviceBuffer<unsigned char> flush(std::max<size_t>(2 * size_t(l2), 1 << 20));
-  // One host copy of the output for every call, page-locked: the timed pass holds the GPU from
-  // start to end, and a fresh vector per call (a 64 MiB output zeroed, faulted in and copied
-  // through a staging buffer, 23 times) made it 2 to 4 s longer on the H100 box.
-  PinnedBuffer<float> output(run.output_count());
+  // The output is read where it lies: the timed pass holds the GPU alone from start to end.
+  OutputScan scan(run.output_count());
   DeviceCase::Outcome outcome;
   for (int i = 0; i < sc.warmup + sc.reps && outcome.ok(); ++i) {
     TimedCall call;
@@ -66,10 +65,9 @@ DeviceCase::Outcome timed_calls(DeviceCase& run, const Launcher& launcher, const
     for (Edit& e : restore) e.value = inputs[e.input][e.index];
     run.set_inputs(restore);
     if (i < sc.warmup) continue;
-    run.download_output(output.get());
-    call.nonfinite = count_nonfinite(output.get(), output.size());
+    call.nonfinite = scan.nonfinite(run.output_on_device());
     call.sample_seed = draw();
-    for (size_t p : sample_positions(sc.shape, call.sample_seed, edits)) call.samples.push_back(output.get()[p]);
+    call.samples = scan.at(run.output_on_device(), sample_positions(sc.shape, call.sample_seed, edits));
     result->calls.push_back(call);
   }
   return outcome;

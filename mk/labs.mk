@@ -68,7 +68,9 @@ HOST_SRCS := common/fill.cpp common/reference.cpp common/compare.cpp common/cli.
              common/timing_stats.cpp common/labs.cpp common/problems.cpp common/protocol.cpp \
              common/rep_check.cpp common/targets.cpp $(TOOLS_SRCS)
 RUNTIME_SRCS := common/device_info.cpp common/timing.cpp harness/device_case.cpp harness/serve.cpp \
-                harness/lab_main.cpp harness/launcher.cpp harness/host_copies.cpp harness/lost_updates.cpp harness/thread_order.cpp
+                harness/lab_main.cpp harness/launcher.cpp harness/host_copies.cpp harness/lost_updates.cpp harness/thread_order.cpp harness/output_scan.cu
+# The objects of RUNTIME_SRCS in flavor $(1).
+runtime_objs = $(patsubst %,$(BUILD)/$(1)/obj/%.o,$(basename $(RUNTIME_SRCS)))
 HOST_OBJS := $(HOST_SRCS:%.cpp=$(BUILD)/host/%.o)
 
 $(BUILD)/host/%.o: %.cpp
@@ -117,7 +119,7 @@ $(call lab_program,$(1),$(2),$(3)): $(call lab_program_parts,$(1),$(3)) \
 endef
 # What a lab program of lab $(1) in flavor $(2) links besides the student's object: the grader
 # builds these itself, before the student's build.
-lab_program_parts = $(BUILD)/$(2)/obj/harness/$(1).o $(RUNTIME_SRCS:%.cpp=$(BUILD)/$(2)/obj/%.o) $(HOST_OBJS) \
+lab_program_parts = $(BUILD)/$(2)/obj/harness/$(1).o $(call runtime_objs,$(2)) $(HOST_OBJS) \
   $(RUNTIME_LIB_$(2))
 SRC_DIRS := $(filter-out $(CORPUS)/% $(VARIANTS)/%,$(sort labs $(if $(SOLUTION_LABS),solutions $(BUILD)/skeletons) $(if $(call plain_name,$(SRC)),$(SRC))))
 $(foreach f,$(FLAVORS),$(foreach s,$(SRC_DIRS),$(foreach l,$(LABS),$(eval $(call lab_program_rules,$(l),$(s),$(f))))))
@@ -125,7 +127,7 @@ $(foreach f,$(FLAVORS),$(foreach s,$(SRC_DIRS),$(foreach l,$(LABS),$(eval $(call
 # The comparison of `make run` on a GPU, and `make bench`: they measure the ceilings of
 # harness/vendor.h, and link cuBLAS (the lab programs do not). The bench's reports are host
 # code of their own (tested without a GPU), its CUB dot product a .cu file.
-VENDOR_OBJS = $(BUILD)/$(1)/obj/harness/vendor.o $(RUNTIME_SRCS:%.cpp=$(BUILD)/$(1)/obj/%.o) $(HOST_OBJS)
+VENDOR_OBJS = $(BUILD)/$(1)/obj/harness/vendor.o $(call runtime_objs,$(1)) $(HOST_OBJS)
 BENCH_HOST_OBJS := $(BUILD)/host/harness/bench_report.o
 define ceilings_rules
 $(BUILD)/$(1)/bin/ceilings: $(BUILD)/$(1)/obj/harness/ceilings.o $(call VENDOR_OBJS,$(1))

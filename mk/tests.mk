@@ -50,7 +50,7 @@ $(BUILD)/test/harness/test_bench: $(BENCH_HOST_OBJS)
 # made: the tools, the lab programs' parts and the CPU backend's runtimes, which make test builds
 # anyway; made first when its test is built alone too (order-only: the test links none of them).
 $(BUILD)/test/scripts/test_undefined_functions: | $(TEST_TOOLS) $(BENCH_HOST_OBJS) $(BUILD)/host/plain_loops \
-  $(RUNTIME_SRCS:%.cpp=$(BUILD)/$(firstword $(TEST_BACKENDS))/obj/%.o) $(if $(filter cpu,$(TEST_BACKENDS)),$(CPUSIM_RUNTIME_LIBS))
+  $(call runtime_objs,$(firstword $(TEST_BACKENDS))) $(if $(filter cpu,$(TEST_BACKENDS)),$(CPUSIM_RUNTIME_LIBS))
 # The CPU backend's tests stand alone: its own launch-log reader, and the host tools (tools/: the
 # runner of programs).
 $(CPUSIM_TEST_BINS): $(BUILD)/test/cpusim/%: cpusim/tests/%.cpp $(BUILD)/test/doctest_main.o $(BUILD)/host/cpusim/launch_log.o \

@@ -123,7 +123,8 @@ TEST_CASE("timed calls survive the protocol, NaN included") {
 }
 
 TEST_CASE("a lab program's timed calls are checked one by one" * doctest::skip(lab_test::kNoCpuSolutions)) {
-  // harness/serve.cpp on the CPU backend: the solution's calls all check out; a launcher that
+  // harness/serve.cpp on the CPU backend, its output read by harness/output_scan.cu: the
+  // solution's calls all check out (no element left NaN, every sample right); a launcher that
   // copies back its first result fails at a later call; one that skips the work when its
   // output already holds a number never gets to skip (each call starts from a poisoned output).
   const struct {
@@ -151,6 +152,8 @@ TEST_CASE("a lab program's timed calls are checked one by one" * doctest::skip(l
     const tools::RunResult r = lab_test::run(program, {"--serve", dir});
     CAPTURE(r.output);
     REQUIRE(r.exited(0));
+    // The grader's clocks start at this file (grading/core/pass_clock.h).
+    CHECK(std::ifstream(dir + "/started").good());
     std::ifstream in(dir + "/0.result");
     const lab::CaseResult result = lab::parse_result(std::string(std::istreambuf_iterator<char>(in), {}));
     REQUIRE(result.calls.size() == 5);
