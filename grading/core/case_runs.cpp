@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -142,7 +143,8 @@ std::vector<std::string> own_paths(const Program& program, const std::string& cw
 std::optional<Turn> turn_at_gpu(const Context& ctx, const Program& program, GpuUse use) {
   if (program.on_cores) return std::nullopt;
   return std::optional<Turn>(std::in_place, gpu_turns(ctx),
-                             use == GpuUse::alone ? Turns::Kind::alone : program.solution ? Turns::Kind::solution : Turns::Kind::student);
+                             use == GpuUse::alone ? Turns::Kind::alone : program.solution ? Turns::Kind::solution : Turns::Kind::student,
+                             use == GpuUse::timed);
 }
 
 }  // namespace
@@ -190,11 +192,16 @@ tools::RunResult run_program(const Context& ctx, const Program& program, const s
   options.env.push_back("HOME=" + options.cwd);
   const std::vector<std::string> own = own_paths(program, options.cwd, args);
   RunTrace trace(ctx, program, args, wrapper, control.gpu == GpuUse::alone);
-  const std::optional<Turn> turn = turn_at_gpu(ctx, program, control.gpu);
+  std::optional<Turn> turn = turn_at_gpu(ctx, program, control.gpu);
+  if (control.window != nullptr) control.window->attach(turn ? &*turn : nullptr, &trace);
   trace.started();
   options.started = std::move(started);
   tools::RunResult r = ctx.sandbox.run(ctx.sandbox.wrap(argv, options.timeout_s, program.sanitizer, own), options);
   tools::kill_descendants();
+  if (control.window != nullptr) {
+    control.window->over();  // a program that ended inside its window closes it
+    control.window->attach(nullptr, nullptr);
+  }
   trace.ended();
   tools::run_command({"rm", "-rf", options.cwd});
   if (*over_memory) {
@@ -204,6 +211,15 @@ tools::RunResult run_program(const Context& ctx, const Program& program, const s
     r.output += (r.output.empty() || r.output.back() == '\n' ? "" : "\n") + over_memory_line(ctx.sandbox.memory_limit_mib) + "\n";
   }
   return r;
+}
+
+void TimedWindow::ready() {
+  if (turn_ != nullptr && turn_->ready() && trace_ != nullptr) trace_->window_opened();
+}
+
+void TimedWindow::over() {
+  if (trace_ != nullptr) trace_->window_closed();
+  if (turn_ != nullptr) turn_->timed();
 }
 
 Cases write_cases(const Context& ctx, const std::string& name, const std::vector<lab::Case>& shapes, bool timed) {
@@ -314,6 +330,49 @@ tools::RunResult run_limited(const Context& ctx, const Program& program, const C
 
 namespace {
 
+// A run's timed case, as its program tells it (common/protocol.h): once ready, it waits for its
+// window at the GPU (TimedWindow), the pass's clock stopped meanwhile, then gets its go; its
+// timed calls over, the window closes.
+class TimedCaseWatch {
+ public:
+  TimedCaseWatch(const Cases& cases, size_t i, PassClock& clock, TimedWindow& window)
+      : base_(cases.dir + "/" + std::to_string(cases.cases[i].id)), timed_(cases.cases[i].timed), clock_(clock), window_(window) {
+    for (const char* what : {".ready", ".go", ".timed"}) std::remove((base_ + what).c_str());
+  }
+  // Looks at what the program said; true when the run must stop (the window could not be had).
+  bool look() {
+    if (!timed_ || error_) return bool(error_);
+    if (!went_ && exists(base_ + ".ready")) {
+      clock_.pause();
+      try {
+        window_.ready();
+      } catch (...) {
+        error_ = std::current_exception();
+        return true;
+      }
+      clock_.resume();
+      went_ = std::ofstream(base_ + ".go").good();
+    }
+    if (went_ && !over_ && exists(base_ + ".timed")) {
+      window_.over();
+      over_ = true;
+    }
+    return false;
+  }
+  // After the run: what taking the window threw, thrown again.
+  void rethrow() const {
+    if (error_) std::rethrow_exception(error_);
+  }
+
+ private:
+  std::string base_;
+  bool timed_;
+  PassClock& clock_;
+  TimedWindow& window_;
+  bool went_ = false, over_ = false;
+  std::exception_ptr error_;
+};
+
 // One try of serve_pass, its runs at GPU place USE. Long because it is one loop, a run of the
 // program each round, whose callbacks (started, advance, stop_early) share the case being run,
 // when it started and the pass's clock: helpers would each have to be handed all three.
@@ -357,8 +416,12 @@ Pass serve_pass_once(const Context& ctx, const Program& program, const Cases& ca
         ++current;
       }
     };
+    TimedWindow window;
+    TimedCaseWatch watch(cases, which[next], clock, window);
     RunControl control;
+    control.window = &window;
     control.stop_early = [&] {
+      if (watch.look()) return true;
       advance();
       if (!clock.counting()) return slow_start = clock.slow_start();
       const double now = clock.now();
@@ -369,8 +432,11 @@ Pass serve_pass_once(const Context& ctx, const Program& program, const Cases& ca
     control.started = started;
     control.gpu = use;
     clock.starting();
-    const double start_limit = ctx.backend == "gpu" ? kStartLimitGpu : 0;
-    const tools::RunResult r = run_program(ctx, program, {"--serve", cases.dir}, env, {}, clock.wall_limit(left) + start_limit, control);
+    // A timed run's wait for its window counts against no limit: that of the others' runs under way.
+    const double start_limit = ctx.backend == "gpu" ? kStartLimitGpu : 0, window_wait = use == GpuUse::timed ? ctx.rubric->timeout_run : 0;
+    const tools::RunResult r =
+        run_program(ctx, program, {"--serve", cases.dir}, env, {}, clock.wall_limit(left) + start_limit + window_wait, control);
+    watch.rethrow();
     const double elapsed = clock.now() - case_start;
     clock.ended();
     advance();
@@ -400,9 +466,9 @@ Pass serve_pass_once(const Context& ctx, const Program& program, const Cases& ca
 
 Pass serve_pass(const Context& ctx, const Program& program, const Cases& cases, const std::vector<size_t>& which,
                 const std::vector<std::string>& env, const Limits& limits, bool timed) {
-  const Pass pass = serve_pass_once(ctx, program, cases, which, env, limits, timed ? GpuUse::alone : GpuUse::shared);
-  // A timed pass ran alone already: what failed in it is the program's own.
-  if (timed || !gpu_turns(ctx).side_by_side() || program.on_cores || !pass.may_be_others) return pass;
+  const Pass pass = serve_pass_once(ctx, program, cases, which, env, limits, timed ? GpuUse::timed : GpuUse::shared);
+  // A timed pass sets its case up beside the others' runs, and may have failed for them there.
+  if (!gpu_turns(ctx).side_by_side() || program.on_cores || !pass.may_be_others) return pass;
   for (size_t i : which) {
     std::remove(cases.result_path(i).c_str());
     std::remove((cases.dir + "/" + std::to_string(cases.cases[i].id) + ".out").c_str());

@@ -19,6 +19,7 @@
 
 namespace grade {
 
+class RunTrace;
 using Clock = std::chrono::steady_clock;
 double seconds_since(Clock::time_point start);
 bool exists(const std::string& path);
@@ -34,7 +35,28 @@ Turns& gpu_turns(const Context& ctx);
 enum class GpuUse {
   shared,  // beside runs of its kind (a student's or the solution's), and side by side beside
            // other graders' runs
-  alone,   // no other program runs from its start to its end (a timed pass, a run again)
+  alone,   // no other program runs from its start to its end (a run again alone)
+  timed,   // a timed pass's run: shared while its program sets its case up, alone for its timed
+           // calls (Turns' rounds: grading/core/turns.h), its TimedWindow's ready() to over()
+};
+
+// The alone part of a timed pass's run (GpuUse::timed), which its watch marks as its program
+// says (harness/serve.cpp): handed to RunControl::window, set up by run_program while it runs.
+class TimedWindow {
+ public:
+  // The program is ready to time: returns once its timed calls may go.
+  void ready();
+  // Its timed calls are over.
+  void over();
+  // run_program's: the run's turn and trace while it runs (nullptr, nullptr after).
+  void attach(Turn* turn, RunTrace* trace) {
+    turn_ = turn;
+    trace_ = trace;
+  }
+
+ private:
+  Turn* turn_ = nullptr;
+  RunTrace* trace_ = nullptr;
 };
 
 // How a run is watched, and its place at the GPU.
@@ -44,6 +66,8 @@ struct RunControl {
   // Called when the wait for its turn is over and the program runs, with its process id.
   std::function<void(int pid)> started;
   GpuUse gpu = GpuUse::shared;
+  // A timed pass's: its window, which run_program sets up.
+  TimedWindow* window = nullptr;
 };
 
 // Runs a built program, after checking that it is still the file that was built; then kills

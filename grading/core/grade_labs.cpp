@@ -300,14 +300,13 @@ class InOrder {
   size_t printed_ = 0;
 };
 
-// The performance checks of GRADINGS, once all their other checks are over, JOBS at a time and at
-// least two: one lab's timed pass runs while another's inputs are written or its times judged on
-// the CPU, and the GPU is kept alone from the first timed pass to the last (grading/core/turns.h's
-// KeptAlone), idle only while the first lab's inputs are written and the last one's times judged.
-void time_labs(const grade::Context& ctx, std::vector<LabGrading>& gradings, int jobs, InOrder& in_order) {
+// The performance checks of GRADINGS, once all their other checks are over, all at once: a round
+// of timed passes (grading/core/turns.h's KeptAlone), whose programs set their cases up side by
+// side, then take the GPU alone one after another for their timed calls.
+void time_labs(const grade::Context& ctx, std::vector<LabGrading>& gradings, InOrder& in_order) {
   grade::KeptAlone kept(grade::gpu_turns(ctx));
   std::atomic<size_t> to_time{gradings.size()};
-  run_at_once(gradings.size(), std::max(jobs, 2), [&](size_t i) {
+  run_at_once(gradings.size(), int(gradings.size()), [&](size_t i) {
     bool counted = false;
     const auto timed_over = [&] {
       if (!std::exchange(counted, true) && --to_time == 0) kept.end();
@@ -337,7 +336,7 @@ void grade_at_once(const grade::Context& ctx, std::vector<LabGrading>& gradings,
       in_order.done(i);
     }
   });
-  if (last) time_labs(ctx, gradings, jobs, in_order);
+  if (last) time_labs(ctx, gradings, in_order);
 }
 
 }  // namespace

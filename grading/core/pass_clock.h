@@ -43,6 +43,10 @@ class PassClock {
   bool slow_start() const;
   // Seconds counted so far, this process's included.
   double now();
+  // A wait that counts against no limit (a timed case's for its window at the GPU): from pause()
+  // to resume(). On the CPU backend a waiting process uses no CPU time.
+  void pause() { paused_at_ = Clock::now(); }
+  void resume() { wall_start_ += Clock::now() - paused_at_; }
   // The wall-clock limit of a process with SECONDS of this clock left.
   double wall_limit(double seconds) const { return cpu_ ? kCpuWallSlack * seconds : seconds; }
 
@@ -55,7 +59,7 @@ class PassClock {
   bool open_ = false, from_start_ = false;
   int pid_ = 0;
   double base_ = 0, spent_ = 0, last_ = 0;
-  Clock::time_point wall_start_;
+  Clock::time_point wall_start_, paused_at_;
 };
 
 }  // namespace grade

@@ -5,7 +5,8 @@
 //
 // A line, its fields split by tabs: the start of the wait (seconds since 1970), the wait, the
 // run (seconds, from its turn to the end of what it left behind), its place at the GPU ("alone":
-// a run that must have the GPU alone, a timed pass or a run again alone; "shared" for the others),
+// a run that must have the GPU alone, a run again alone; "shared" for the others; "timed": the
+// timed calls of a timed pass, whose run's own line says "shared", on a line of their own),
 // the program (its file's name, the step of a lab in steps, "solution" for the solution's), the
 // tool it ran under ("-" for none), its case folder, and its GPU: the machine's name and the GPU
 // as the grader's lock files name it, "node7:0" (CUDA_VISIBLE_DEVICES, "all" when unset), or
@@ -28,6 +29,9 @@ class RunTrace {
   RunTrace(const Context& ctx, const Program& program, const std::vector<std::string>& args,
            const std::vector<std::string>& wrapper, bool alone);
   void started();
+  // A timed pass's calls, alone (grading/core/case_runs.h's TimedWindow): from now, to now.
+  void window_opened();
+  void window_closed();
   void ended() const;
 
  private:
@@ -35,6 +39,7 @@ class RunTrace {
   std::string what_;  // the line's fields after the times
   double asked_;      // seconds since 1970
   std::chrono::steady_clock::time_point waiting_, running_;
+  double window_from_ = 0, window_to_ = 0;  // seconds since 1970; 0 when none
 };
 
 }  // namespace grade

@@ -79,6 +79,12 @@ void Turns::hold_gpu(Kind kind) {
   if (gpu_runs_ > 0 && side_by_side_ && exclusive_wanted()) gpu_free_.wait(hold, [&] { return gpu_runs_ == 0; });
   if (gpu_fd_ < 0) {
     const bool exclusive = !side_by_side_ || kind == Kind::alone;
+    // A grader takes the timer before it waits to have the GPU alone (unless its round holds
+    // it), and keeps it while it has it.
+    if (exclusive && timer_fd_ < 0) {
+      timer_fd_ = locked(lock_path_ + ".timer", LOCK_EX);
+      timer_for_run_ = true;
+    }
     // A grader waiting to take it exclusively says so (the wanted file, shared among such
     // graders) until it has it, and holds the gate meanwhile.
     std::vector<int> held;
@@ -101,7 +107,31 @@ void Turns::let_go() {
   close(gpu_fd_);
   gpu_fd_ = -1;
   exclusive_ = false;
+  if (timer_for_run_) {
+    close(timer_fd_);
+    timer_fd_ = -1;
+    timer_for_run_ = false;
+  }
   gpu_free_.notify_all();
+}
+
+void Turns::take_alone() {
+  if (lock_path_.empty() || exclusive_) return;
+  // The runs under way here hold it shared: let go and take it exclusively, the gate held, so
+  // that no grader takes it in between (and none but this one, with the timer, may want it alone).
+  std::vector<int> held;
+  try {
+    held.push_back(locked(lock_path_ + ".wanted", LOCK_SH));
+    held.push_back(locked(lock_path_ + ".gate", LOCK_EX));
+    if (gpu_fd_ >= 0) close(gpu_fd_);
+    gpu_fd_ = -1;
+    gpu_fd_ = locked(lock_path_, LOCK_EX);
+  } catch (...) {
+    for (int fd : held) close(fd);
+    throw;
+  }
+  for (int fd : held) close(fd);
+  exclusive_ = true;
 }
 
 void Turns::release_gpu() {
@@ -112,7 +142,10 @@ void Turns::release_gpu() {
 }
 
 void Turns::keep_alone() {
+  const int timer = lock_path_.empty() ? -1 : locked(lock_path_ + ".timer", LOCK_EX);
   const std::lock_guard<std::mutex> hold(gpu_mutex_);
+  timer_fd_ = timer;
+  timer_for_run_ = false;
   keeping_ = true;
 }
 
@@ -120,6 +153,43 @@ void Turns::end_keeping() {
   const std::lock_guard<std::mutex> hold(gpu_mutex_);
   keeping_ = false;
   let_go();
+  if (timer_fd_ >= 0 && !timer_for_run_) {
+    close(timer_fd_);
+    timer_fd_ = -1;
+  }
+}
+
+void Turns::begin_setup() {
+  std::unique_lock<std::mutex> hold(mutex_);
+  changed_.wait(hold, [&] { return !timing_; });
+  ++setting_up_;
+}
+
+void Turns::ready_to_time() {
+  {
+    std::unique_lock<std::mutex> hold(mutex_);
+    --setting_up_;
+    changed_.notify_all();
+    changed_.wait(hold, [&] { return setting_up_ == 0 && !timing_; });
+    timing_ = true;
+  }
+  try {
+    const std::lock_guard<std::mutex> hold(gpu_mutex_);
+    take_alone();
+  } catch (...) {
+    end_timed_stage(true);
+    throw;
+  }
+}
+
+void Turns::end_timed_stage(bool over) {
+  const std::lock_guard<std::mutex> hold(mutex_);
+  if (over) {
+    timing_ = false;
+  } else {
+    --setting_up_;
+  }
+  changed_.notify_all();
 }
 
 ProfilerTurn::ProfilerTurn(const std::string& path) {
@@ -130,17 +200,37 @@ ProfilerTurn::~ProfilerTurn() {
   if (fd_ >= 0) close(fd_);
 }
 
-Turn::Turn(Turns& turns, Turns::Kind kind) : turns_(turns) {
+Turn::Turn(Turns& turns, Turns::Kind kind, bool timed) : turns_(turns), stage_(timed ? Stage::setting_up : Stage::untimed) {
   turns_.enter(turns_.ask(), kind);
+  if (timed) turns_.begin_setup();
   try {
     turns_.hold_gpu(kind);
   } catch (...) {
+    if (timed) turns_.end_timed_stage(false);
     turns_.leave();
     throw;
   }
 }
 
+bool Turn::ready() {
+  if (stage_ == Stage::untimed) return false;
+  if (stage_ != Stage::setting_up) return true;
+  stage_ = Stage::over;  // if it throws, ready_to_time() ended the stage
+  turns_.ready_to_time();
+  stage_ = Stage::timing;
+  return true;
+}
+
+void Turn::timed() {
+  if (stage_ != Stage::timing) return;
+  stage_ = Stage::over;
+  turns_.end_timed_stage(true);
+}
+
 Turn::~Turn() {
+  // A program that ended setting up or timing (a crash, a limit) lets the others go on.
+  if (stage_ == Stage::setting_up) turns_.end_timed_stage(false);
+  if (stage_ == Stage::timing) turns_.end_timed_stage(true);
   turns_.release_gpu();
   turns_.leave();
 }

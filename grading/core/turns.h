@@ -30,8 +30,18 @@
 // Each time a grader takes the GPU alone, the others' programs under way must end first, and a
 // sanitizer's or a profiler's run takes seconds: with a class's graders taking it alone for each
 // of a student's seven timed passes, the GPU sat idle 84% of a class's run on the H200. So a
-// grading times its labs last, one pass after another, and keeps the GPU alone from its first
-// timed pass to its last (KeptAlone): the others wait for it once a student, not once a pass.
+// grading times its labs last, in a round (KeptAlone): the others wait for it once a student, not
+// once a pass. And a timed pass's program spends most of its second starting, reading its inputs
+// and writing its output (on the H200, 0.7 to 1.2 s of a pass, its timed calls 0.02 to 0.5 s:
+// docs/results/program-start-h200.log), none of which needs the GPU alone. So a round's timed
+// programs all start at once, beside the other graders' runs, each setting its case up and saying
+// it is ready (harness/serve.cpp); once none is still setting up, the grader takes the GPU alone
+// (from the others: it waits for their runs under way) and lets their timed calls go one after
+// another, no program setting up meanwhile (a program whose calls are over writes its output
+// meanwhile). A grader waits to take the GPU exclusively only while it holds the timer file
+// (the lock file with ".timer" added), a round long or as long as it has the GPU exclusively: one
+// that held it shared (its programs ready) and waited for it alone beside another waiting for it
+// would wait for ever.
 #pragma once
 
 #include <condition_variable>
@@ -68,17 +78,28 @@ class Turns {
   void hold_gpu(Kind kind);
   // Counts the run out; the last one lets go of the lock file, unless this grader keeps it.
   void release_gpu();
-  // From now on, once this grader has the GPU alone (its lock file taken exclusively), it keeps
-  // it when its runs end, its next runs going in at once, until end_keeping().
+  // A round of timed passes begins: this grader takes the timer, and from now on,
+  // once it has the GPU alone (its lock file taken exclusively), it keeps it when its runs end,
+  // its next runs going in at once, until end_keeping().
   void keep_alone();
-  // Lets go of the GPU kept alone once its runs under way end.
+  // The round is over: the GPU is let go once this grader's runs under way end; so is the timer.
   void end_keeping();
+  // A timed run (Turn's TIMED) sets its case up: not while another's timed calls go.
+  void begin_setup();
+  // Its program is ready to time: waits until no timed run here is setting up and no other's
+  // timed calls go, and until this grader has the GPU alone (taken from the other graders now
+  // if it had it shared). Throws std::runtime_error as hold_gpu does.
+  void ready_to_time();
+  // A timed run's calls are over (OVER), or its program ended setting up (!OVER).
+  void end_timed_stage(bool over);
 
  private:
   // Whether another grader waits to take the GPU exclusively (holds the wanted file).
   bool exclusive_wanted() const;
   // Closes the lock file when no run holds it and it is not kept; gpu_mutex_ held.
   void let_go();
+  // Takes the lock file exclusively, this grader's runs under way holding it shared; gpu_mutex_ held.
+  void take_alone();
 
   std::string lock_path_;
   bool side_by_side_ = false;
@@ -88,24 +109,37 @@ class Turns {
   bool exclusive_ = false;  // held exclusively: no other grader's run is under way
   bool keeping_ = false;    // keep_alone() until end_keeping()
   int gpu_runs_ = 0;      // the runs that hold it
+  int timer_fd_ = -1;     // the timer file, while this grader holds it
+  bool timer_for_run_ = false;  // taken for a run alone (let go with the lock file), not a round
   std::mutex mutex_;
   std::condition_variable changed_;
   uint64_t next_ticket_ = 0;  // the ticket of the next run to ask
   uint64_t next_in_ = 0;      // the ticket of the next run to go in
   int running_ = 0;
   Kind kind_ = Kind::alone;  // of the runs under way
+  int setting_up_ = 0;       // timed runs whose programs set their cases up
+  bool timing_ = false;      // a timed run's calls go
 };
 
 // A turn of TURNS, held while it lives: from a run's start to the end of the cleanup after it.
+// TIMED: a timed pass's run of KIND (student or solution), in a round (Turns::keep_alone): shared
+// while its program sets up, alone from ready() to timed().
 class Turn {
  public:
-  Turn(Turns& turns, Turns::Kind kind);
+  Turn(Turns& turns, Turns::Kind kind, bool timed = false);
   ~Turn();
   Turn(const Turn&) = delete;
   Turn& operator=(const Turn&) = delete;
+  // Its program is ready to time: returns once its timed calls may go (at once for a turn not
+  // TIMED); whether it is TIMED.
+  bool ready();
+  // Its timed calls are over.
+  void timed();
 
  private:
+  enum class Stage { untimed, setting_up, timing, over };
   Turns& turns_;
+  Stage stage_;
 };
 
 // Keeps TURNS's GPU alone between its runs while it lives (Turns::keep_alone), or until end().

@@ -149,11 +149,14 @@ TEST_CASE("a lab program's timed calls are checked one by one" * doctest::skip(l
       REQUIRE(lab::write_floats(dir + "/0.in" + std::to_string(j), inputs[j].data(), inputs[j].size()));
     }
     std::ofstream(dir + "/cases.txt") << lab::format_case_line(c) << "\n";
+    std::ofstream(dir + "/0.go") << "";  // the grader's go, given before the program asks
     const tools::RunResult r = lab_test::run(program, {"--serve", dir});
     CAPTURE(r.output);
     REQUIRE(r.exited(0));
     // The grader's clocks start at this file (grading/core/pass_clock.h).
     CHECK(std::ifstream(dir + "/started").good());
+    CHECK(std::ifstream(dir + "/0.ready").good());
+    CHECK(std::ifstream(dir + "/0.timed").good());
     std::ifstream in(dir + "/0.result");
     const lab::CaseResult result = lab::parse_result(std::string(std::istreambuf_iterator<char>(in), {}));
     REQUIRE(result.calls.size() == 5);

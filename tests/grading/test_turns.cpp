@@ -5,6 +5,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <mutex>
@@ -53,6 +54,23 @@ struct Runs {
       log("-" + name);
       turns.release_gpu();
       turns.leave();
+    });
+  }
+  // Starts a timed pass's run of grader GRADER (a Turn with TIMED): its program sets its case up
+  // for SETUP ticks, times for TIME ticks once it may, then writes for a tick more.
+  void start_timed(const std::string& name, double setup, double time, size_t grader = 0) {
+    Turns& turns = graders[grader];
+    threads.emplace_back([this, &turns, name, setup, time] {
+      grade::Turn turn(turns, Kind::student, true);
+      log("+setup " + name);
+      std::this_thread::sleep_for(std::chrono::milliseconds(int(setup * tick_ms)));
+      turn.ready();
+      log("+time " + name);
+      std::this_thread::sleep_for(std::chrono::milliseconds(int(time * tick_ms)));
+      log("-time " + name);
+      turn.timed();
+      std::this_thread::sleep_for(std::chrono::milliseconds(tick_ms));
+      log("-" + name);
     });
   }
   std::vector<std::string> finish() {
@@ -206,6 +224,66 @@ TEST_SUITE("turns") {
     const std::vector<std::string> events = runs.finish();
     CHECK(events == std::vector<std::string>{"+t1", "-t1", "end", "+b1", "-b1", "+t2", "end2", "-t2", "+b2", "-b2"});
     for (const char* file : {"", ".gate", ".wanted"}) std::remove((lock + file).c_str());
+  }
+
+  // A round of timed passes (grading/core/grade_labs.cpp's time_labs): the programs set their
+  // cases up beside another grader's run; their timed calls wait for it, and go one at a time.
+  TEST_CASE("a round's timed programs set up beside the others' runs, then time alone, one after another") {
+    const std::string lock = "build/test/turns-round-" + std::to_string(getpid()) + ".lock";
+    Runs runs(2, lock, true);
+    runs.start("b", Kind::student, 3, 1);
+    std::this_thread::sleep_for(std::chrono::milliseconds(tick_ms / 2));
+    runs.graders[0].keep_alone();
+    runs.start_timed("t1", 1, 1);
+    runs.start_timed("t2", 1.5, 1);
+    std::this_thread::sleep_for(std::chrono::milliseconds(7 * tick_ms));
+    runs.graders[0].end_keeping();
+    runs.start("b2", Kind::student, 0.5, 1);
+    const std::vector<std::string> events = runs.finish();
+    REQUIRE(events.size() == 12);
+    const auto at = [&](const std::string& e) { return std::find(events.begin(), events.end(), e) - events.begin(); };
+    CHECK(at("+setup t1") < at("-b"));
+    CHECK(at("+setup t2") < at("-b"));
+    CHECK(at("-b") < at("+time t1"));
+    CHECK(at("-b") < at("+time t2"));
+    // One window after the other.
+    CHECK((at("-time t1") < at("+time t2") || at("-time t2") < at("+time t1")));
+    CHECK(at("+b2") > at("-t1"));
+    CHECK(at("+b2") > at("-t2"));
+    for (const char* file : {"", ".gate", ".wanted", ".timer"}) std::remove((lock + file).c_str());
+  }
+
+  TEST_CASE("a timed program does not set up while another's timed calls go") {
+    const std::string lock = "build/test/turns-round-setup-" + std::to_string(getpid()) + ".lock";
+    Runs runs(1, lock, true);
+    runs.graders[0].keep_alone();
+    runs.start_timed("t1", 0.5, 2);
+    std::this_thread::sleep_for(std::chrono::milliseconds(tick_ms));
+    runs.start_timed("t2", 0.5, 0.5);  // asks while t1 times
+    std::this_thread::sleep_for(std::chrono::milliseconds(5 * tick_ms));
+    runs.graders[0].end_keeping();
+    const std::vector<std::string> events = runs.finish();
+    std::string all;
+    for (const std::string& e : events) all += e + ", ";
+    CAPTURE(all);
+    REQUIRE(events.size() == 8);
+    CHECK(std::vector<std::string>(events.begin(), events.begin() + 4) ==
+          std::vector<std::string>{"+setup t1", "+time t1", "-time t1", "+setup t2"});
+    for (const char* file : {"", ".gate", ".wanted", ".timer"}) std::remove((lock + file).c_str());
+  }
+
+  TEST_CASE("another grader's run again alone waits for a round, which holds the timer") {
+    const std::string lock = "build/test/turns-round-timer-" + std::to_string(getpid()) + ".lock";
+    Runs runs(2, lock, true);
+    runs.graders[0].keep_alone();
+    runs.start_timed("t1", 1, 1);
+    std::this_thread::sleep_for(std::chrono::milliseconds(tick_ms / 2));
+    runs.start("again", Kind::alone, 0.5, 1);  // beside t1's setup it would hold the GPU's gate
+    std::this_thread::sleep_for(std::chrono::milliseconds(4 * tick_ms));
+    runs.graders[0].end_keeping();
+    const std::vector<std::string> events = runs.finish();
+    CHECK(events == std::vector<std::string>{"+setup t1", "+time t1", "-time t1", "-t1", "+again", "-again"});
+    for (const char* file : {"", ".gate", ".wanted", ".timer"}) std::remove((lock + file).c_str());
   }
 
   // Nsight Compute's turns: graders (each opening the lock file, as two threads here do) profile one

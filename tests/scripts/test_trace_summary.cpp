@@ -89,6 +89,37 @@ TEST_CASE("a run beside a run alone is named, and fails the check; a grading's p
   fs::remove_all(out);
 }
 
+TEST_CASE("a timed pass's calls alone may go beside its own grading's timed passes, not beside another's run") {
+  // A round (grading/core/turns.h): two timed passes set up at once, their windows one after another.
+  auto timed = [](double start, double run, const char* place, const char* label, const char* program) {
+    return std::to_string(start) + "\t0\t" + std::to_string(run) + "\t" + place + "\t" + program + "\t-\t" + label + "\tm:0\n";
+  };
+  const std::string round = timed(100, 3, "shared", "performance-aaaaaa", "matmul_naive") +
+                            timed(101, 0.5, "timed", "performance-aaaaaa", "matmul_naive") +
+                            timed(100, 3.5, "shared", "performance-bbbbbb", "transpose") +
+                            timed(101.5, 0.5, "timed", "performance-bbbbbb", "transpose");
+  const std::string fair = class_out("round", {{"a-1", round}, {"b-2", line(98, 0, 2, "shared", "dot_reduction")}});
+  tools::RunResult r = tools::run_command({"scripts/trace-summary", fair});
+  CAPTURE(r.output);
+  CHECK(r.exited(0));
+  CHECK(tools::contains(r.output, "lab program runs 3 (2 alone)"));
+  CHECK(tools::contains(r.output, "alone 1.0 s"));
+  CHECK(tools::contains(r.output, "stretches of the GPU alone per grading: 0 to 1, 1 in all"));
+  // Another grading's run beside a window, and two windows of one grading at once, break the rule.
+  const std::string unfair = class_out("round-broken", {
+      {"a-1", round + timed(101.2, 0.2, "timed", "performance-cccccc", "matmul_tiled")},
+      {"b-2", line(101.1, 0, 0.2, "shared", "dot_reduction")},
+  });
+  r = tools::run_command({"scripts/trace-summary", unfair});
+  CAPTURE(r.output);
+  CHECK(r.exited(1));
+  CHECK(tools::contains(r.output, "beside b-2's dot_reduction"));
+  CHECK(tools::contains(r.output, "beside a-1's matmul_tiled"));
+  CHECK(tools::contains(r.output, "runs alone with another program beside them: 3"));
+  fs::remove_all(fair);
+  fs::remove_all(unfair);
+}
+
 TEST_CASE("runs on different GPUs, different machines' GPU 0, or the cores, never meet") {
   const std::string out = class_out("gpus", {
       {"a-1", line(100, 0, 2, "alone", "matmul_naive", "-", "m:0") + line(102, 0, 1, "alone", "matmul_tiled", "-", "m:0")},
