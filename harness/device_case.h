@@ -15,7 +15,9 @@ namespace lab {
 
 class DeviceCase {
  public:
-  DeviceCase(const Case& c, const std::vector<std::vector<float>>& inputs);
+  // TIMED: a timed case, whose inputs are also kept as they came on the device, so that
+  // modified_inputs() compares them there (the grader keeps the GPU alone meanwhile).
+  DeviceCase(const Case& c, const std::vector<std::vector<float>>& inputs, bool timed = false);
 
   struct Outcome {
     cudaError_t launch = cudaSuccess;  // from cudaGetLastError right after the launcher
@@ -47,6 +49,7 @@ class DeviceCase {
 
   Case case_;
   std::vector<DeviceBuffer<float>> inputs_;
+  std::vector<DeviceBuffer<float>> pristine_;  // a timed case's inputs as they came
   GuardedOutput output_;
   unsigned long long host_copies_ = 0;
 };

@@ -1,5 +1,6 @@
 // What a timed call's output holds, read where it lies (harness/serve.cpp's timed calls): how many
-// of its elements are not finite, and its values at the positions drawn after the call. Copied to
+// of its elements are not finite, and its values at the positions drawn after the call; and
+// whether a timed case's inputs are still as they came (harness/device_case.h). Copied to
 // the host whole for that, a 64 MiB output took about 20 ms a call over the H200 machine's bus (lab
 // 03's kernel takes 3), most of a timed pass's seconds, and all of it inside the grader's time alone
 // at the GPU (docs/results/program-start-h200.log); read on the device, microseconds.
@@ -29,5 +30,8 @@ class OutputScan {
   DeviceBuffer<uint64_t> positions_;      // grown to the most positions asked for
   DeviceBuffer<float> values_;
 };
+
+// Whether the COUNT floats at A and at B, on the device, are the same bits.
+bool equal_on_device(const float* a, const float* b, size_t count);
 
 }  // namespace lab

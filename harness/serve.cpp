@@ -102,6 +102,27 @@ void wait_for_go(const std::string& base) {
   while (!std::ifstream(base + ".go")) std::this_thread::sleep_for(std::chrono::milliseconds(1));
 }
 
+// A case's work on the device, from its inputs to OUTPUT and RESULT: its outcome.
+DeviceCase::Outcome run_on_device(const Launcher& launcher, const ServeCase& sc, const std::string& base,
+                                  const std::vector<std::vector<float>>& inputs, CaseResult* result, std::vector<float>* output) {
+  DeviceCase run(sc.shape, inputs, sc.timed);
+  if (sc.timed) wait_for_go(base);
+  const unsigned long long lost_before = lost_updates();
+  const DeviceCase::Outcome outcome = run_calls(run, launcher, sc, inputs, result);
+  result->lost_updates = int64_t(lost_updates() - lost_before);
+  if (result->lost_updates > 0) result->lost_update = last_lost_update();
+  result->launch_error = outcome.launch == cudaSuccess ? "" : cudaGetErrorName(outcome.launch);
+  result->run_error = outcome.run == cudaSuccess ? "" : cudaGetErrorName(outcome.run);
+  if (!outcome.ok()) return outcome;
+  *output = run.output();
+  const auto [before, after] = run.damaged_guards();
+  result->guard_before = int64_t(before);
+  result->guard_after = int64_t(after);
+  for (const std::string& name : run.modified_inputs(inputs)) result->modified_inputs += name + " ";
+  result->host_copies = int64_t(run.host_copies());
+  return outcome;
+}
+
 // One case, from its inputs to its output and result files; kExitPass to go on to the next.
 int serve_case(const Launcher& launcher, const ServeCase& sc, const std::string& base) {
   std::vector<std::vector<float>> inputs;
@@ -110,26 +131,18 @@ int serve_case(const Launcher& launcher, const ServeCase& sc, const std::string&
     return kExitCannotRun;
   }
   CaseResult result;
-  DeviceCase run(sc.shape, inputs);
-  if (sc.timed) wait_for_go(base);
-  const unsigned long long lost_before = lost_updates();
-  const DeviceCase::Outcome outcome = run_calls(run, launcher, sc, inputs, &result);
-  // What follows reads and writes, no kernel runs: the grader need not keep the GPU alone.
-  if (sc.timed) write_text(base + ".timed", "");
-  result.lost_updates = int64_t(lost_updates() - lost_before);
-  if (result.lost_updates > 0) result.lost_update = last_lost_update();
-  result.launch_error = outcome.launch == cudaSuccess ? "" : cudaGetErrorName(outcome.launch);
-  result.run_error = outcome.run == cudaSuccess ? "" : cudaGetErrorName(outcome.run);
+  std::vector<float> output;
+  const DeviceCase::Outcome outcome = run_on_device(launcher, sc, base, inputs, &result, &output);
+  if (sc.timed) {
+    // Its GPU work over, the context goes too (its teardown beside the next timed calls slowed
+    // them), and the grader may let another program's calls go while this one writes.
+    cudaDeviceReset();
+    write_text(base + ".timed", "");
+  }
   if (!outcome.ok()) {
     write_text(base + ".result", format_result(result));
     return kExitWrong;  // a sticky error: nothing else can run in this process
   }
-  const std::vector<float> output = run.output();
-  const auto [before, after] = run.damaged_guards();
-  result.guard_before = int64_t(before);
-  result.guard_after = int64_t(after);
-  for (const std::string& name : run.modified_inputs(inputs)) result.modified_inputs += name + " ";
-  result.host_copies = int64_t(run.host_copies());
   if (!write_floats(base + ".out", output.data(), output.size()) ||
       !write_text(base + ".result", format_result(result))) {
     std::fprintf(stderr, "serve: cannot write the results of case %d\n", sc.id);

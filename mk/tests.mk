@@ -18,7 +18,7 @@ TEST_PROGRAMS := $(foreach f,$(TEST_BACKENDS),$(foreach s,solutions $(TEST_SKELE
 # grader's tests grade the rest, and the grader builds what it grades.
 TESTED_CORPUS := no_guard_01 no_store_guard_02 off_by_one_tiles_02 no_first_sync_02 no_second_sync_02 swapped_indices_04 \
   untransposed_04 no_store_guard_04 grid_floor_04 no_first_sync_04 no_load_guard_04 no_sync_05 no_memset_05 no_tail_05 \
-  misaligned_05 cached_result_01 skip_when_done_01
+  misaligned_05 cached_result_01 skip_when_done_01 writes_input_01
 TEST_PROGRAMS += $(if $(SOLUTION_LABS),$(foreach f,$(TEST_BACKENDS),$(foreach n,$(TESTED_CORPUS),$(call corpus_program,$(n),$(f)))))
 # Lab 03's stretch kernel (the variant strassen, made from the solution and
 # solutions/variants/strassen.cu: make bench times it) on the CPU backend, where its test checks

@@ -171,4 +171,31 @@ TEST_CASE("a lab program's timed calls are checked one by one" * doctest::skip(l
   }
 }
 
+TEST_CASE("a kernel that writes its input is caught, timed (compared on the device) or not" *
+          doctest::skip(lab_test::kNoCpuSolutions)) {
+  const std::string program = lab_test::corpus_program("cpu", "writes_input_01", "01_matmul_naive");
+  for (const bool timed : {true, false}) {
+    CAPTURE(timed);
+    lab::ServeCase c;
+    c.timed = timed;
+    c.shape = lab::Case::matmul(40, 36, 24);
+    c.reps = timed ? 3 : 0;
+    c.warmup = timed ? 1 : 0;
+    const std::vector<std::vector<float>> inputs = lab::make_inputs(c.shape, 5);
+    const std::string dir = "build/test/rep_check_writes_input";
+    tools::run_command({"sh", "-c", "rm -rf \"$0\" && mkdir -p \"$0\"", dir});
+    for (size_t j = 0; j < inputs.size(); ++j) {
+      REQUIRE(lab::write_floats(dir + "/0.in" + std::to_string(j), inputs[j].data(), inputs[j].size()));
+    }
+    std::ofstream(dir + "/cases.txt") << lab::format_case_line(c) << "\n";
+    std::ofstream(dir + "/0.go") << "";
+    const tools::RunResult r = lab_test::run(program, {"--serve", dir});
+    CAPTURE(r.output);
+    REQUIRE(r.exited(0));
+    std::ifstream in(dir + "/0.result");
+    const lab::CaseResult result = lab::parse_result(std::string(std::istreambuf_iterator<char>(in), {}));
+    CHECK(result.modified_inputs == "A ");
+  }
+}
+
 }  // TEST_SUITE
