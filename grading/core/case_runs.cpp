@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <sstream>
@@ -147,6 +148,25 @@ std::optional<Turn> turn_at_gpu(const Context& ctx, const Program& program, GpuU
                              use == GpuUse::timed);
 }
 
+// A sanitizer's build has no data limit (its shadow memory would break it), and ThreadSanitizer
+// does not hold its own RSS limit: its resident memory, and that of what it started, is read
+// every 200 ms, and the run stopped past the limit (OVER_MEMORY then set). STOP_EARLY and STARTED:
+// the run's, wrapped.
+void watch_memory(const Context& ctx, const std::shared_ptr<std::atomic<bool>>& over_memory, std::function<bool()>* stop_early,
+                  std::function<void(int pid)>* started) {
+  auto pid = std::make_shared<std::atomic<int>>(0);
+  *stop_early = [stop_early = std::move(*stop_early), pid, over_memory, limit = ctx.sandbox.memory_limit_mib << 20, calls = 0]() mutable {
+    if (stop_early && stop_early()) return true;
+    if (++calls % 4 != 0 || *pid == 0 || tools::tree_resident_bytes(*pid) <= limit) return false;
+    *over_memory = true;
+    return true;
+  };
+  *started = [started = std::move(*started), pid](int p) {
+    *pid = p;
+    if (started) started(p);
+  };
+}
+
 }  // namespace
 
 tools::RunResult run_program(const Context& ctx, const Program& program, const std::vector<std::string>& args,
@@ -167,23 +187,8 @@ tools::RunResult run_program(const Context& ctx, const Program& program, const s
   tools::RunOptions options;
   options.timeout_s = timeout_s > 0 ? timeout_s : ctx.rubric->timeout_run;
   options.max_output = 256 * 1024;
-  // A sanitizer's build has no data limit (its shadow memory would break it), and
-  // ThreadSanitizer does not hold its own RSS limit: its resident memory, and that of what it
-  // started, is read every 200 ms, and the run stopped past the limit.
-  auto pid = std::make_shared<std::atomic<int>>(0);
   auto over_memory = std::make_shared<std::atomic<bool>>(false);
-  if (program.sanitizer) {
-    stop_early = [stop_early, pid, over_memory, limit = ctx.sandbox.memory_limit_mib << 20, calls = 0]() mutable {
-      if (stop_early && stop_early()) return true;
-      if (++calls % 4 != 0 || *pid == 0 || tools::tree_resident_bytes(*pid) <= limit) return false;
-      *over_memory = true;
-      return true;
-    };
-    started = [started, pid](int p) {
-      *pid = p;
-      if (started) started(p);
-    };
-  }
+  if (program.sanitizer) watch_memory(ctx, over_memory, &stop_early, &started);
   options.stop_early = std::move(stop_early);
   // A working folder of its own, so that what it writes where it stands lands nowhere that
   // matters; it is its home too (Nsight Compute keeps its settings there).
