@@ -15,8 +15,9 @@
 //                     the shapes' limits
 //   DIR/<id>.ready    a timed case: written once its inputs are on the device; the program then
 //   DIR/<id>.go       waits for the grader to write this (once it has the GPU alone), and
-//   DIR/<id>.timed    writes this when its timed calls and last run are over (the GPU is shared
-//                     again while it writes its output): grading/core/turns.h's rounds
+//   DIR/<id>.timed    writes this when its timed calls and last run are over and its device
+//                     let go (the next program's calls may go while it writes its output):
+//                     grading/core/turns.h's rounds
 //
 // Below them, the result file of a plain run (`lab_program --result FILE`), which `make run`
 // and `make bench` read.

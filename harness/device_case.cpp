@@ -65,7 +65,7 @@ std::vector<std::string> DeviceCase::modified_inputs(const std::vector<std::vect
   const std::vector<std::string> names = case_.input_names();
   for (size_t i = 0; i < inputs_.size(); ++i) {
     // A timed case's inputs are compared on the device: copied back, 128 to 512 MiB took up to
-    // 0.1 s of the grader's time alone at the GPU on the H200 (the CPU backend never times).
+    // 0.1 s of the grader's time alone at the GPU on the H200.
     if (!pristine_.empty()) {
       if (!equal_on_device(input(i), pristine_[i].get(), pristine_[i].size())) modified.push_back(names[i]);
       continue;

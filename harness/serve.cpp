@@ -45,7 +45,7 @@ DeviceCase::Outcome timed_calls(DeviceCase& run, const Launcher& launcher, const
   int l2 = 0;
   CUDA_CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, 0));
   DeviceBuffer<unsigned char> flush(std::max<size_t>(2 * size_t(l2), 1 << 20));
-  // The output is read where it lies: the timed pass holds the GPU alone from start to end.
+  // The output is read where it lies: the timed calls hold the GPU alone.
   OutputScan scan(run.output_count());
   DeviceCase::Outcome outcome;
   for (int i = 0; i < sc.warmup + sc.reps && outcome.ok(); ++i) {

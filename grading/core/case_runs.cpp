@@ -70,6 +70,12 @@ void write_case_list(const Cases& cases, const std::vector<size_t>& which) {
   for (size_t i : which) list << lab::format_case_line(cases.cases[i]) << "\n";
 }
 
+// Removes case I's result and output, for a run again or a result that does not count.
+void forget_result(const Cases& cases, size_t i) {
+  std::remove(cases.result_path(i).c_str());
+  std::remove((cases.dir + "/" + std::to_string(cases.cases[i].id) + ".out").c_str());
+}
+
 bool has_error(const std::string& result_path) {
   const lab::CaseResult r = lab::parse_result(read_text(result_path));
   return !r.launch_error.empty() || !r.run_error.empty();
@@ -323,10 +329,11 @@ tools::RunResult run_limited_once(const Context& ctx, const Program& program, co
 tools::RunResult run_limited(const Context& ctx, const Program& program, const Cases& cases, const std::vector<std::string>& env,
                            const std::vector<std::string>& wrapper, const Program* solution) {
   const tools::RunResult r = run_limited_once(ctx, program, cases, env, wrapper, solution, GpuUse::shared);
-  // A tool (compute-sanitizer, Nsight Compute) that died of a signal broke itself, not the
-  // program it watched (whose crash it reports): twice in three classes of 20 on the H200, a
-  // memcheck run of the solution's file beside the others died of SIGSEGV with nothing reported.
-  const bool tool_broke = !wrapper.empty() && r.signal != 0;
+  // A tool (compute-sanitizer, Nsight Compute) that died of a signal before its summary broke
+  // itself, not the program it watched (whose crash it reports): twice in three classes of 20 on
+  // the H200, a memcheck run of the solution's file beside the others died of SIGSEGV with nothing
+  // reported. (A program that kills its tool so gains a run alone, no point.)
+  const bool tool_broke = !wrapper.empty() && r.signal != 0 && !tools::contains(r.output, "ERROR SUMMARY");
   if (!gpu_turns(ctx).side_by_side() || program.on_cores || !(may_be_others(r) || tool_broke)) return r;
   remove_results(cases);
   return run_limited_once(ctx, program, cases, env, wrapper, solution, GpuUse::alone);
@@ -348,6 +355,7 @@ class TimedCaseWatch {
   bool look() {
     if (!timed_ || error_) return bool(error_);
     if (!went_ && exists(base_ + ".ready")) {
+      clock_.counting();  // its device's opening, if not seen yet, before the wait
       clock_.pause();
       try {
         window_.ready();
@@ -386,7 +394,8 @@ Pass serve_pass_once(const Context& ctx, const Program& program, const Cases& ca
   Pass pass;
   pass.seconds.assign(cases.cases.size(), -1);
   pass.stopped.assign(cases.cases.size(), "");
-  PassClock clock(ctx.backend == "cpu", cases.dir + "/started", kStartLimitGpu);
+  const bool gpu = ctx.backend == "gpu";
+  PassClock clock(!gpu, cases.dir + "/started", kStartLimitGpu);
   size_t next = 0;
   while (next < which.size()) {
     const double left = limits.total - clock.now();
@@ -405,7 +414,11 @@ Pass serve_pass_once(const Context& ctx, const Program& program, const Cases& ca
       case_start = clock.now();
     };
     bool too_slow = false, out_of_time = false, slow_start = false, late = false;
+    const double start_limit = gpu ? kStartLimitGpu : 0;
     // Moves past every case whose result is there, timing each from the end of the one before.
+    // On a GPU a run's first shape is held, once done, to its limit from the program's start (and
+    // the start's limit, where its device said it was open): a started file stopped or written
+    // late (by student code) gains no more than that. A late shape's result is not read.
     auto advance = [&] {
       clock.counting();
       while (current < which.size() && exists(cases.result_path(which[current]))) {
@@ -413,8 +426,12 @@ Pass serve_pass_once(const Context& ctx, const Program& program, const Cases& ca
         const double now = clock.now();
         const size_t i = which[current];
         pass.seconds[i] = now - case_start;
-        if (clock.from_start() && pass.seconds[i] > limits.per_case[i]) {
-          pass.stopped[i] = fmt("timed out after %.1f s on this shape (its limit: ", pass.seconds[i]) + limits.basis + ")";
+        const double took = clock.since_start();
+        if (gpu && current == next && took > limits.per_case[i] + (clock.from_start() ? 0 : start_limit)) {
+          pass.stopped[i] = fmt("timed out after %.1f s on this shape, its program's start included (its limit: ", took) +
+                            limits.basis + ")";
+          forget_result(cases, i);
+          pass.seconds[i] = -1;
           late = true;
         }
         case_start = now;
@@ -437,8 +454,9 @@ Pass serve_pass_once(const Context& ctx, const Program& program, const Cases& ca
     control.started = started;
     control.gpu = use;
     clock.starting();
-    // A timed run's wait for its window counts against no limit: that of the others' runs under way.
-    const double start_limit = ctx.backend == "gpu" ? kStartLimitGpu : 0, window_wait = use == GpuUse::timed ? ctx.rubric->timeout_run : 0;
+    // A timed run's wait for its window (the others' runs under way, its round's setups and calls)
+    // stops its pass's clock; the process's own limit gets the rubric's timeout.run for it.
+    const double window_wait = use == GpuUse::timed ? ctx.rubric->timeout_run : 0;
     const tools::RunResult r =
         run_program(ctx, program, {"--serve", cases.dir}, env, {}, clock.wall_limit(left) + start_limit + window_wait, control);
     watch.rethrow();
@@ -472,12 +490,10 @@ Pass serve_pass_once(const Context& ctx, const Program& program, const Cases& ca
 Pass serve_pass(const Context& ctx, const Program& program, const Cases& cases, const std::vector<size_t>& which,
                 const std::vector<std::string>& env, const Limits& limits, bool timed) {
   const Pass pass = serve_pass_once(ctx, program, cases, which, env, limits, timed ? GpuUse::timed : GpuUse::shared);
-  // A timed pass sets its case up beside the others' runs, and may have failed for them there.
-  if (!gpu_turns(ctx).side_by_side() || program.on_cores || !pass.may_be_others) return pass;
-  for (size_t i : which) {
-    std::remove(cases.result_path(i).c_str());
-    std::remove((cases.dir + "/" + std::to_string(cases.cases[i].id) + ".out").c_str());
-  }
+  // A timed pass sets its case up beside the other programs of its round (and side by side, the
+  // other graders' runs), which may hold the memory or the time it lacked.
+  if (!(gpu_turns(ctx).side_by_side() || timed) || program.on_cores || !pass.may_be_others) return pass;
+  for (size_t i : which) forget_result(cases, i);
   return serve_pass_once(ctx, program, cases, which, env, limits, GpuUse::alone);
 }
 

@@ -125,9 +125,10 @@ struct Pass {
   std::string failed_output;         // what the first process that died printed, if anything
   bool may_be_others = false;        // a process of it ran out of time or GPU memory (run_program)
 };
-// TIMED: its runs take the GPU alone (a timed pass). Side by side with other graders, an untimed
-// pass that ran out of time or GPU memory is run again alone, and that counts: another student's
-// program may have taken the memory or the time it lacked.
+// TIMED: a timed pass, whose calls take the GPU alone (GpuUse::timed). Side by side with other
+// graders, a pass that ran out of time or GPU memory is run again alone, and that counts: another
+// student's program may have taken the memory or the time it lacked; so is a timed pass anywhere
+// (its round's other programs hold theirs while it sets up).
 Pass serve_pass(const Context& ctx, const Program& program, const Cases& cases, const std::vector<size_t>& which,
                 const std::vector<std::string>& env, const Limits& limits, bool timed = false);
 

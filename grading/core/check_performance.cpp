@@ -30,9 +30,8 @@ struct Reference {
   std::vector<std::string> basis;  // how the target was set, said first
 };
 
-// A timed pass of PROGRAM, alone: labs graded at once (and a class's graders) prepare their
-// inputs and check their outputs side by side, but no other lab program runs while one is timed
-// (run_program).
+// A timed pass of PROGRAM: its program sets its case up beside the others' and its timed calls
+// have the GPU alone (a round: grading/core/turns.h); the grader checks the outputs meanwhile.
 Pass timed_pass(const Context& ctx, const Program& program, const Cases& cases, const Limits& limits) {
   return serve_pass(ctx, program, cases, {0}, {}, limits, true);
 }

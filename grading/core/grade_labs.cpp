@@ -203,9 +203,8 @@ void grade_performance(const grade::Context& ctx, LabGrading& g, const std::func
             grade::points_text(g.result.max_points()) + "\n");
 }
 
-// Whether a grading times its labs after all their other checks, one timed pass after another,
-// keeping the GPU alone from its first timed pass to its last (grading/core/turns.h): on a GPU,
-// but for make check, which times nothing.
+// Whether a grading times its labs after all their other checks, in a round (time_labs,
+// grading/core/turns.h): on a GPU, but for make check, which times nothing.
 bool times_last(const grade::Context& ctx) { return ctx.backend == "gpu" && !ctx.quick; }
 
 // Calls WORK(i) for i < COUNT, JOBS at a time; the first exception any call threw, once all ended.

@@ -40,7 +40,8 @@ void PassClock::starting() { std::remove(started_file_.c_str()); }
 void PassClock::started(int pid) {
   pid_ = pid;
   base_ = spent_;
-  wall_start_ = Clock::now();
+  spawned_ = wall_start_ = Clock::now();
+  paused_ = Clock::duration{};
   open_ = cpu_;  // the CPU backend's clock counts CPU time, which its start hardly takes
   from_start_ = false;
 }
@@ -65,6 +66,8 @@ void PassClock::shape_done() {
 bool PassClock::slow_start() const {
   return !open_ && pid_ != 0 && std::chrono::duration<double>(Clock::now() - wall_start_).count() > start_limit_;
 }
+
+double PassClock::since_start() const { return std::chrono::duration<double>(Clock::now() - spawned_ - paused_).count(); }
 
 double PassClock::now() {
   if (pid_ == 0) return spent_;

@@ -14,8 +14,9 @@
 // starting at once: docs/results/program-start-h200.log), so that side by side a correct first
 // shape ran past the 2 s floor and was run again alone, each such run a wait for every other
 // grader. The start has a limit of its own. A run that never says its device is open (its student
-// code stopped the file) is counted from its start, its first shape held to its limit once done
-// (from_start).
+// code stopped the file) is counted from its start (from_start); case_runs.cpp holds a run's first
+// shape, once done, to its limit from the program's start, and the start's limit where the file
+// came: a file stopped or written late gains no more than the start's limit.
 #pragma once
 
 #include <chrono>
@@ -46,7 +47,12 @@ class PassClock {
   // A wait that counts against no limit (a timed case's for its window at the GPU): from pause()
   // to resume(). On the CPU backend a waiting process uses no CPU time.
   void pause() { paused_at_ = Clock::now(); }
-  void resume() { wall_start_ += Clock::now() - paused_at_; }
+  void resume() {
+    wall_start_ += Clock::now() - paused_at_;
+    paused_ += Clock::now() - paused_at_;
+  }
+  // Wall-clock seconds since the run's program started, but its waits.
+  double since_start() const;
   // The wall-clock limit of a process with SECONDS of this clock left.
   double wall_limit(double seconds) const { return cpu_ ? kCpuWallSlack * seconds : seconds; }
 
@@ -59,7 +65,8 @@ class PassClock {
   bool open_ = false, from_start_ = false;
   int pid_ = 0;
   double base_ = 0, spent_ = 0, last_ = 0;
-  Clock::time_point wall_start_, paused_at_;
+  Clock::time_point spawned_, wall_start_, paused_at_;
+  Clock::duration paused_{};
 };
 
 }  // namespace grade

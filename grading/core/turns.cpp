@@ -94,6 +94,11 @@ void Turns::hold_gpu(Kind kind) {
       gpu_fd_ = locked(lock_path_, exclusive ? LOCK_EX : LOCK_SH);
     } catch (...) {
       for (int fd : held) close(fd);
+      if (timer_for_run_) {
+        close(timer_fd_);
+        timer_fd_ = -1;
+        timer_for_run_ = false;
+      }
       throw;
     }
     for (int fd : held) close(fd);

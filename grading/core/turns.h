@@ -15,10 +15,11 @@
 // first of a grader's runs to go in takes it, the last to leave lets go (unless the grader keeps
 // it alone between its timed passes: below). A grader of its own
 // (make grade) takes it exclusively for all its runs. The graders of a class's run (side by side)
-// take it shared for every run but a timed pass, and exclusively for that one, from its start to
-// its end: no other grader's program is alive meanwhile, since one that is, even asleep, may hold
-// the GPU's memory (a timed pass that took the GPU alone only once its inputs were on it failed
-// for lack of memory beside such a program on the H200). Side by side, another student's program
+// take it shared for every run but a timed pass's calls and a run again alone, and exclusively
+// for those: no other grader's program is alive meanwhile, since one that is, even asleep, may
+// hold the GPU's memory or run a kernel (a timed pass that set up beside such a program failed for
+// lack of memory on the H200: one that fails while it sets up beside others is run again alone,
+// its whole program, case_runs.h's serve_pass). Side by side, another student's program
 // may take the memory or much of the time a run needs, so a run that failed that way is run again
 // alone before it counts (grading/core/case_runs.h). Two more files keep the order fair. A grader
 // waiting to take the GPU exclusively holds the gate, so that no grader takes it shared past a

@@ -64,7 +64,8 @@ TEST_CASE("a start that takes longer than its limit is slow; the device's openin
 }
 
 TEST_CASE("a run that never says its device is open counts from its start once a shape is done") {
-  // A student's code can stop the file (a folder in its place): it gains no time by it.
+  // A student's code can stop the file (a folder in its place): its first shape is then held to
+  // its limit from the program's start (grading/core/case_runs.cpp).
   const std::string file = started_file();
   grade::PassClock clock(false, file, 10);
   clock.started(getpid());
@@ -78,6 +79,22 @@ TEST_CASE("a run that never says its device is open counts from its start once a
   std::ofstream(file) << "";
   CHECK(clock.counting());
   CHECK(clock.now() >= 0.15);
+  std::remove(file.c_str());
+}
+
+TEST_CASE("a wait for the GPU alone counts neither on the clock nor since the start") {
+  const std::string file = started_file();
+  grade::PassClock clock(false, file, 10);
+  clock.started(getpid());
+  std::ofstream(file) << "";
+  CHECK(clock.counting());
+  clock.pause();
+  std::this_thread::sleep_for(200ms);
+  clock.resume();
+  CHECK(clock.now() < 0.1);
+  CHECK(clock.since_start() < 0.1);
+  std::this_thread::sleep_for(100ms);
+  CHECK(clock.since_start() >= 0.1);
   std::remove(file.c_str());
 }
 

@@ -116,8 +116,17 @@ TEST_CASE("a timed pass's calls alone may go beside its own grading's timed pass
   CHECK(tools::contains(r.output, "beside b-2's dot_reduction"));
   CHECK(tools::contains(r.output, "beside a-1's matmul_tiled"));
   CHECK(tools::contains(r.output, "runs alone with another program beside them: 3"));
+  // Nor may a solution's timed pass run beside a student's calls, of the same grading or not.
+  const std::string mixed = class_out("round-mixed", {
+      {"a-1", round + timed(101.6, 0.3, "shared", "performance-solution-dddddd", "transpose solution")},
+  });
+  r = tools::run_command({"scripts/trace-summary", mixed});
+  CAPTURE(r.output);
+  CHECK(r.exited(1));
+  CHECK(tools::contains(r.output, "beside a-1's transpose solution"));
   fs::remove_all(fair);
   fs::remove_all(unfair);
+  fs::remove_all(mixed);
 }
 
 TEST_CASE("runs on different GPUs, different machines' GPU 0, or the cores, never meet") {
