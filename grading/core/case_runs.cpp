@@ -414,11 +414,9 @@ Pass serve_pass_once(const Context& ctx, const Program& program, const Cases& ca
       case_start = clock.now();
     };
     bool too_slow = false, out_of_time = false, slow_start = false, late = false;
-    const double start_limit = gpu ? kStartLimitGpu : 0;
     // Moves past every case whose result is there, timing each from the end of the one before.
-    // On a GPU a run's first shape is held, once done, to its limit from the program's start (and
-    // the start's limit, where its device said it was open): a started file stopped or written
-    // late (by student code) gains no more than that. A late shape's result is not read.
+    // A run's first shape late from its program's start (PassClock::first_shape_late) fails, its
+    // result unread.
     auto advance = [&] {
       clock.counting();
       while (current < which.size() && exists(cases.result_path(which[current]))) {
@@ -426,9 +424,9 @@ Pass serve_pass_once(const Context& ctx, const Program& program, const Cases& ca
         const double now = clock.now();
         const size_t i = which[current];
         pass.seconds[i] = now - case_start;
-        const double took = clock.since_start();
-        if (gpu && current == next && took > limits.per_case[i] + (clock.from_start() ? 0 : start_limit)) {
-          pass.stopped[i] = fmt("timed out after %.1f s on this shape, its program's start included (its limit: ", took) +
+        if (current == next && clock.first_shape_late(limits.per_case[i])) {
+          pass.stopped[i] = fmt("timed out after %.1f s on this shape, its program's start included (its limit: ",
+                                clock.since_start()) +
                             limits.basis + ")";
           forget_result(cases, i);
           pass.seconds[i] = -1;
@@ -456,7 +454,7 @@ Pass serve_pass_once(const Context& ctx, const Program& program, const Cases& ca
     clock.starting();
     // A timed run's wait for its window (the others' runs under way, its round's setups and calls)
     // stops its pass's clock; the process's own limit gets the rubric's timeout.run for it.
-    const double window_wait = use == GpuUse::timed ? ctx.rubric->timeout_run : 0;
+    const double start_limit = gpu ? kStartLimitGpu : 0, window_wait = use == GpuUse::timed ? ctx.rubric->timeout_run : 0;
     const tools::RunResult r =
         run_program(ctx, program, {"--serve", cases.dir}, env, {}, clock.wall_limit(left) + start_limit + window_wait, control);
     watch.rethrow();

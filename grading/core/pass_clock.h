@@ -14,9 +14,9 @@
 // starting at once: docs/results/program-start-h200.log), so that side by side a correct first
 // shape ran past the 2 s floor and was run again alone, each such run a wait for every other
 // grader. The start has a limit of its own. A run that never says its device is open (its student
-// code stopped the file) is counted from its start (from_start); case_runs.cpp holds a run's first
-// shape, once done, to its limit from the program's start, and the start's limit where the file
-// came: a file stopped or written late gains no more than the start's limit.
+// code stopped the file) is counted from its start (from_start); a run's first shape, once done, is
+// held to its limit from the program's start too, and the start's limit where the file came
+// (first_shape_late): a file stopped or written late gains no more than the start's limit.
 #pragma once
 
 #include <chrono>
@@ -53,6 +53,10 @@ class PassClock {
   }
   // Wall-clock seconds since the run's program started, but its waits.
   double since_start() const;
+  // On a GPU, whether the run's first shape, just done with LIMIT seconds of its own, is late
+  // counted from the program's start: past LIMIT, and the start's limit where its device said it
+  // was open. A started file stopped or written late (by student code) gains no more than that.
+  bool first_shape_late(double limit) const { return !cpu_ && since_start() > limit + (from_start_ ? 0 : start_limit_); }
   // The wall-clock limit of a process with SECONDS of this clock left.
   double wall_limit(double seconds) const { return cpu_ ? kCpuWallSlack * seconds : seconds; }
 

@@ -98,6 +98,35 @@ TEST_CASE("a wait for the GPU alone counts neither on the clock nor since the st
   std::remove(file.c_str());
 }
 
+TEST_CASE("a first shape is late from its program's start: a started file written late gains at most the start's limit") {
+  // Student code can make the harness's file fail, and write one itself just before its slow
+  // first shape's result: the clock then counts that shape as quick, but the shape is late.
+  const std::string file = started_file();
+  grade::PassClock late_file(false, file, 0.1);
+  late_file.started(getpid());
+  std::this_thread::sleep_for(300ms);  // the first shape's work, before the file
+  std::ofstream(file) << "";
+  CHECK(late_file.counting());
+  late_file.shape_done();
+  CHECK(late_file.now() < 0.1);  // quick, by the clock
+  CHECK(late_file.first_shape_late(0.15));
+  CHECK_FALSE(late_file.first_shape_late(0.25));  // within its limit and the start's
+  // No file at all: its limit alone, from the start.
+  std::remove(file.c_str());
+  grade::PassClock no_file(false, file, 10);
+  no_file.started(getpid());
+  std::this_thread::sleep_for(200ms);
+  no_file.shape_done();
+  CHECK(no_file.from_start());
+  CHECK(no_file.first_shape_late(0.15));
+  CHECK_FALSE(no_file.first_shape_late(0.5));
+  // On the CPU backend the CPU-time clock holds every shape to its limit as it runs.
+  grade::PassClock cpu(true, file, 0.1);
+  cpu.started(getpid());
+  std::this_thread::sleep_for(200ms);
+  CHECK_FALSE(cpu.first_shape_late(0.05));
+}
+
 TEST_CASE("on the CPU backend the clock counts from the start, its CPU time") {
   const std::string file = started_file();
   grade::PassClock clock(true, file, 0.01);
