@@ -488,8 +488,8 @@ Pass serve_pass_once(const Context& ctx, const Program& program, const Cases& ca
 Pass serve_pass(const Context& ctx, const Program& program, const Cases& cases, const std::vector<size_t>& which,
                 const std::vector<std::string>& env, const Limits& limits, bool timed) {
   const Pass pass = serve_pass_once(ctx, program, cases, which, env, limits, timed ? GpuUse::timed : GpuUse::shared);
-  // A timed pass sets its case up beside the other programs of its round (and side by side, the
-  // other graders' runs), which may hold the memory or the time it lacked.
+  // A timed pass sets its case up beside the other programs of its round, which may hold the
+  // memory or the time it lacked.
   if (!(gpu_turns(ctx).side_by_side() || timed) || program.on_cores || !pass.may_be_others) return pass;
   for (size_t i : which) forget_result(cases, i);
   return serve_pass_once(ctx, program, cases, which, env, limits, GpuUse::alone);

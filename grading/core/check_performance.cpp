@@ -30,8 +30,9 @@ struct Reference {
   std::vector<std::string> basis;  // how the target was set, said first
 };
 
-// A timed pass of PROGRAM: its program sets its case up beside the others' and its timed calls
-// have the GPU alone (a round: grading/core/turns.h); the grader checks the outputs meanwhile.
+// A timed pass of PROGRAM: its program sets its case up beside the others of its round, which
+// has the GPU alone, and its timed calls go alone (grading/core/turns.h); the grader checks the
+// outputs meanwhile.
 Pass timed_pass(const Context& ctx, const Program& program, const Cases& cases, const Limits& limits) {
   return serve_pass(ctx, program, cases, {0}, {}, limits, true);
 }

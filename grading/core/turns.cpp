@@ -5,9 +5,12 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <stdexcept>
-#include <vector>
+#include <thread>
+#include <tuple>
+#include <utility>
 
 namespace grade {
 
@@ -78,65 +81,108 @@ void Turns::hold_gpu(Kind kind) {
   // would hold it shared for ever).
   if (gpu_runs_ > 0 && side_by_side_ && exclusive_wanted()) gpu_free_.wait(hold, [&] { return gpu_runs_ == 0; });
   if (gpu_fd_ < 0) {
-    const bool exclusive = !side_by_side_ || kind == Kind::alone;
+    // In a round, every run: a timed pass's, a ceiling's measure.
+    const bool exclusive = !side_by_side_ || kind == Kind::alone || keeping_;
     // A grader takes the timer before it waits to have the GPU alone (unless its round holds
     // it), and keeps it while it has it.
     if (exclusive && timer_fd_ < 0) {
-      timer_fd_ = locked(lock_path_ + ".timer", LOCK_EX);
+      std::tie(timer_fd_, wanted_fd_) = take_timer();
       timer_for_run_ = true;
     }
-    // A grader waiting to take it exclusively says so (the wanted file, shared among such
-    // graders) until it has it, and holds the gate meanwhile.
-    std::vector<int> held;
     try {
-      if (exclusive) held.push_back(locked(lock_path_ + ".wanted", LOCK_SH));
-      held.push_back(locked(lock_path_ + ".gate", LOCK_EX));
-      gpu_fd_ = locked(lock_path_, exclusive ? LOCK_EX : LOCK_SH);
-    } catch (...) {
-      for (int fd : held) close(fd);
-      if (timer_for_run_) {
-        close(timer_fd_);
-        timer_fd_ = -1;
-        timer_for_run_ = false;
+      if (exclusive) {
+        take_exclusive();
+      } else {
+        take_shared();
       }
+    } catch (...) {
+      if (timer_for_run_) close_timer();
       throw;
     }
-    for (int fd : held) close(fd);
     exclusive_ = exclusive;
   }
   ++gpu_runs_;
 }
 
+std::pair<int, int> Turns::take_timer() const {
+  // Queued (the queue file held shared) until it says it wants the GPU alone (the wanted file,
+  // held shared until it has it): a grader that lets go of the GPU alone waits for that, so that
+  // the GPU goes to this one, not to another's shared runs, which would have to end first.
+  const int queued = locked(lock_path_ + ".queue", LOCK_SH);
+  int timer = -1;
+  try {
+    timer = locked(lock_path_ + ".timer", LOCK_EX);
+    const int wanted = locked(lock_path_ + ".wanted", LOCK_SH);
+    close(queued);
+    return {timer, wanted};
+  } catch (...) {
+    close(queued);
+    if (timer >= 0) close(timer);
+    throw;
+  }
+}
+
+void Turns::close_timer() {
+  for (int* fd : {&wanted_fd_, &timer_fd_}) {
+    if (*fd >= 0) close(*fd);
+    *fd = -1;
+  }
+  timer_for_run_ = false;
+}
+
+void Turns::take_exclusive() {
+  const int gate = locked(lock_path_ + ".gate", LOCK_EX);
+  try {
+    gpu_fd_ = locked(lock_path_, LOCK_EX);
+  } catch (...) {
+    close(gate);
+    throw;
+  }
+  close(gate);
+  if (wanted_fd_ >= 0) close(wanted_fd_);
+  wanted_fd_ = -1;
+}
+
+void Turns::take_shared() {
+  for (;;) {
+    const int gate = locked(lock_path_ + ".gate", LOCK_EX);
+    try {
+      gpu_fd_ = locked(lock_path_, LOCK_SH);
+    } catch (...) {
+      close(gate);
+      throw;
+    }
+    close(gate);
+    // A grader that wants it alone goes first: one that a grader letting go of it alone waited
+    // for (the next round, no other's run between them), or one waiting for the runs under way.
+    if (!exclusive_wanted()) return;
+    close(gpu_fd_);
+    gpu_fd_ = -1;
+    close(locked(lock_path_ + ".wanted", LOCK_EX));  // until none wants it
+  }
+}
+
 void Turns::let_go() {
   if (gpu_runs_ > 0 || gpu_fd_ < 0 || (keeping_ && exclusive_)) return;
+  if (exclusive_) hand_over();
   close(gpu_fd_);
   gpu_fd_ = -1;
   exclusive_ = false;
-  if (timer_for_run_) {
-    close(timer_fd_);
-    timer_fd_ = -1;
-    timer_for_run_ = false;
-  }
   gpu_free_.notify_all();
 }
 
-void Turns::take_alone() {
-  if (lock_path_.empty() || exclusive_) return;
-  // The runs under way here hold it shared: let go and take it exclusively, the gate held, so
-  // that no grader takes it in between (and none but this one, with the timer, may want it alone).
-  std::vector<int> held;
-  try {
-    held.push_back(locked(lock_path_ + ".wanted", LOCK_SH));
-    held.push_back(locked(lock_path_ + ".gate", LOCK_EX));
-    if (gpu_fd_ >= 0) close(gpu_fd_);
-    gpu_fd_ = -1;
-    gpu_fd_ = locked(lock_path_, LOCK_EX);
-  } catch (...) {
-    for (int fd : held) close(fd);
-    throw;
+void Turns::hand_over() {
+  if (timer_for_run_) close_timer();
+  // A grader queued for the timer has it now, or soon: the GPU waits a moment for it to say it
+  // wants the GPU alone, before the others' shared runs may take it.
+  const int queue = open((lock_path_ + ".queue").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+  if (queue < 0) return;
+  const bool queued = flock(queue, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK;
+  close(queue);
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+  while (queued && !exclusive_wanted() && std::chrono::steady_clock::now() < until) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
-  for (int fd : held) close(fd);
-  exclusive_ = true;
 }
 
 void Turns::release_gpu() {
@@ -147,9 +193,10 @@ void Turns::release_gpu() {
 }
 
 void Turns::keep_alone() {
-  const int timer = lock_path_.empty() ? -1 : locked(lock_path_ + ".timer", LOCK_EX);
+  // Not under gpu_mutex_: this grader's runs under way must be able to end while it waits.
+  const std::pair<int, int> timer = lock_path_.empty() ? std::pair<int, int>{-1, -1} : take_timer();
   const std::lock_guard<std::mutex> hold(gpu_mutex_);
-  timer_fd_ = timer;
+  std::tie(timer_fd_, wanted_fd_) = timer;
   timer_for_run_ = false;
   keeping_ = true;
 }
@@ -157,11 +204,9 @@ void Turns::keep_alone() {
 void Turns::end_keeping() {
   const std::lock_guard<std::mutex> hold(gpu_mutex_);
   keeping_ = false;
+  // The timer first: a grader queued for it then says it wants the GPU before this one lets go.
+  if (!timer_for_run_) close_timer();
   let_go();
-  if (timer_fd_ >= 0 && !timer_for_run_) {
-    close(timer_fd_);
-    timer_fd_ = -1;
-  }
 }
 
 void Turns::begin_setup() {
@@ -171,20 +216,11 @@ void Turns::begin_setup() {
 }
 
 void Turns::ready_to_time() {
-  {
-    std::unique_lock<std::mutex> hold(mutex_);
-    --setting_up_;
-    changed_.notify_all();
-    changed_.wait(hold, [&] { return setting_up_ == 0 && !timing_; });
-    timing_ = true;
-  }
-  try {
-    const std::lock_guard<std::mutex> hold(gpu_mutex_);
-    take_alone();
-  } catch (...) {
-    end_timed_stage(true);
-    throw;
-  }
+  std::unique_lock<std::mutex> hold(mutex_);
+  --setting_up_;
+  changed_.notify_all();
+  changed_.wait(hold, [&] { return setting_up_ == 0 && !timing_; });
+  timing_ = true;
 }
 
 void Turns::end_timed_stage(bool over) {
@@ -209,7 +245,8 @@ Turn::Turn(Turns& turns, Turns::Kind kind, bool timed) : turns_(turns), stage_(t
   turns_.enter(turns_.ask(), kind);
   if (timed) turns_.begin_setup();
   try {
-    turns_.hold_gpu(kind);
+    // A timed pass's program has the GPU alone from its start: its round keeps it so.
+    turns_.hold_gpu(timed ? Turns::Kind::alone : kind);
   } catch (...) {
     if (timed) turns_.end_timed_stage(false);
     turns_.leave();
@@ -220,7 +257,6 @@ Turn::Turn(Turns& turns, Turns::Kind kind, bool timed) : turns_(turns), stage_(t
 bool Turn::ready() {
   if (stage_ == Stage::untimed) return false;
   if (stage_ != Stage::setting_up) return true;
-  stage_ = Stage::over;  // if it throws, ready_to_time() ended the stage
   turns_.ready_to_time();
   stage_ = Stage::timing;
   return true;

@@ -15,11 +15,10 @@
 // first of a grader's runs to go in takes it, the last to leave lets go (unless the grader keeps
 // it alone between its timed passes: below). A grader of its own
 // (make grade) takes it exclusively for all its runs. The graders of a class's run (side by side)
-// take it shared for every run but a timed pass's calls and a run again alone, and exclusively
-// for those: no other grader's program is alive meanwhile, since one that is, even asleep, may
-// hold the GPU's memory or run a kernel (a timed pass that set up beside such a program failed for
-// lack of memory on the H200: one that fails while it sets up beside others is run again alone,
-// its whole program, case_runs.h's serve_pass). Side by side, another student's program
+// take it shared for every run but a timed pass's and a run again alone, and exclusively for
+// those: no other grader's program is alive meanwhile, since one that is, even asleep, may hold
+// the GPU's memory or run a kernel (a timed pass that set up beside such a program failed for lack
+// of memory on the H200). Side by side, another student's program
 // may take the memory or much of the time a run needs, so a run that failed that way is run again
 // alone before it counts (grading/core/case_runs.h). Two more files keep the order fair. A grader
 // waiting to take the GPU exclusively holds the gate, so that no grader takes it shared past a
@@ -32,23 +31,26 @@
 // sanitizer's or a profiler's run takes seconds: with a class's graders taking it alone for each
 // of a student's seven timed passes, the GPU sat idle 84% of a class's run on the H200. So a
 // grading times its labs last, in a round (KeptAlone): the others wait for it once a student, not
-// once a pass. And a timed pass's program spends most of its second starting, reading its inputs
-// and writing its output (on the H200, 0.7 to 1.2 s of a pass, its timed calls 0.02 to 0.5 s:
-// docs/results/program-start-h200.log), none of which needs the GPU alone. So a round's timed
-// programs all start at once, beside the other graders' runs, each setting its case up and saying
-// it is ready (harness/serve.cpp); once none is still setting up, the grader takes the GPU alone
-// (from the others: it waits for their runs under way) and lets their timed calls go one after
-// another, no program setting up meanwhile (a program whose calls are over writes its output
-// meanwhile). A grader waits to take the GPU exclusively only while it holds the timer file
-// (the lock file with ".timer" added), a round long or as long as it has the GPU exclusively: one
-// that held it shared (its programs ready) and waited for it alone beside another waiting for it
-// would wait for ever.
+// once a pass. A round's timed programs all start at once, each setting its case up and saying it
+// is ready (harness/serve.cpp); once none is still setting up, their timed calls go one after
+// another (a program whose calls are over writes its output meanwhile). The round has the GPU
+// alone from its first program's start: setting up beside the others' runs (as a version of
+// 2026-11-30 did), its timed calls still waited for the runs under way to end, 3 to 12 s a round
+// on the H200, and the rounds, one at a time, went back to back for most of a class's run
+// (docs/results/grade-class-gpu-round-h200.log). A grader takes the timer file (the lock file with
+// ".timer" added) before it waits to have the GPU alone, a round long or as long as it has it
+// alone, and says it wants it (the wanted file) from then until it has it; one queued for the
+// timer holds the queue file shared. A grader letting go of the GPU alone gives the timer up
+// first, and, while one is queued, waits a moment for it to say it wants the GPU; a grader taking
+// the GPU shared lets it go again while one wants it alone. So one round follows another with no
+// other grader's run between them, none of which would have to end first.
 #pragma once
 
 #include <condition_variable>
 #include <cstdint>
 #include <mutex>
 #include <string>
+#include <utility>
 
 namespace grade {
 
@@ -79,17 +81,16 @@ class Turns {
   void hold_gpu(Kind kind);
   // Counts the run out; the last one lets go of the lock file, unless this grader keeps it.
   void release_gpu();
-  // A round of timed passes begins: this grader takes the timer, and from now on,
-  // once it has the GPU alone (its lock file taken exclusively), it keeps it when its runs end,
-  // its next runs going in at once, until end_keeping().
+  // A round of timed passes begins: this grader takes the timer, and from now on its runs take
+  // the GPU alone (its lock file exclusively), and it keeps it when they end, its next runs going
+  // in at once, until end_keeping().
   void keep_alone();
   // The round is over: the GPU is let go once this grader's runs under way end; so is the timer.
   void end_keeping();
   // A timed run (Turn's TIMED) sets its case up: not while another's timed calls go.
   void begin_setup();
   // Its program is ready to time: waits until no timed run here is setting up and no other's
-  // timed calls go, and until this grader has the GPU alone (taken from the other graders now
-  // if it had it shared). Throws std::runtime_error as hold_gpu does.
+  // timed calls go.
   void ready_to_time();
   // A timed run's calls are over (OVER), or its program ended setting up (!OVER).
   void end_timed_stage(bool over);
@@ -99,8 +100,14 @@ class Turns {
   bool exclusive_wanted() const;
   // Closes the lock file when no run holds it and it is not kept; gpu_mutex_ held.
   void let_go();
-  // Takes the lock file exclusively, this grader's runs under way holding it shared; gpu_mutex_ held.
-  void take_alone();
+  // Before the GPU alone is let go: the timer, and a moment for a grader queued for it.
+  void hand_over();
+  // The timer file and the wanted file, the queue file held meanwhile.
+  std::pair<int, int> take_timer() const;
+  void close_timer();
+  // The lock file, exclusively (the gate held meanwhile) or shared; gpu_mutex_ held.
+  void take_exclusive();
+  void take_shared();
 
   std::string lock_path_;
   bool side_by_side_ = false;
@@ -111,6 +118,7 @@ class Turns {
   bool keeping_ = false;    // keep_alone() until end_keeping()
   int gpu_runs_ = 0;      // the runs that hold it
   int timer_fd_ = -1;     // the timer file, while this grader holds it
+  int wanted_fd_ = -1;    // the wanted file, from the timer until the GPU is taken alone
   bool timer_for_run_ = false;  // taken for a run alone (let go with the lock file), not a round
   std::mutex mutex_;
   std::condition_variable changed_;
@@ -123,8 +131,9 @@ class Turns {
 };
 
 // A turn of TURNS, held while it lives: from a run's start to the end of the cleanup after it.
-// TIMED: a timed pass's run of KIND (student or solution), in a round (Turns::keep_alone): shared
-// while its program sets up, alone from ready() to timed().
+// TIMED: a timed pass's run of KIND (student or solution), in a round (Turns::keep_alone), which
+// has the GPU alone: its calls go from ready() to timed(), no other program of the round setting
+// up or timing meanwhile.
 class Turn {
  public:
   Turn(Turns& turns, Turns::Kind kind, bool timed = false);

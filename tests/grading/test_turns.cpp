@@ -127,7 +127,7 @@ TEST_SUITE("turns") {
     runs.start("a2", Kind::student, 1, 0);  // grader a holds the GPU still: a2 goes in beside a1
     const std::vector<std::string> events = runs.finish();
     CHECK(events == std::vector<std::string>{"+a1", "+a2", "-a2", "-a1", "+b-timed", "-b-timed"});
-    for (const char* file : {"", ".gate", ".wanted"}) std::remove((lock + file).c_str());
+    for (const char* file : {"", ".gate", ".wanted", ".timer", ".queue"}) std::remove((lock + file).c_str());
   }
 
   TEST_CASE("graders sharing a GPU: no run of one goes beside a run of the other") {
@@ -138,7 +138,7 @@ TEST_SUITE("turns") {
     runs.start("b", Kind::student, 1, 1);
     const std::vector<std::string> events = runs.finish();
     CHECK(events == std::vector<std::string>{"+a", "-a", "+b", "-b"});
-    for (const char* file : {"", ".gate", ".wanted"}) std::remove((lock + file).c_str());
+    for (const char* file : {"", ".gate", ".wanted", ".timer", ".queue"}) std::remove((lock + file).c_str());
   }
 
   // A class's graders (make grade-class): their untimed runs share the GPU, a timed pass has it
@@ -155,7 +155,7 @@ TEST_SUITE("turns") {
     runs.start("b2", Kind::student, 1, 1);  // grader b has no run under way: it waits behind c's timed pass
     const std::vector<std::string> events = runs.finish();
     CHECK(events == std::vector<std::string>{"+a", "+b", "-b", "-a", "+c-timed", "-c-timed", "+b2", "-b2"});
-    for (const char* file : {"", ".gate", ".wanted"}) std::remove((lock + file).c_str());
+    for (const char* file : {"", ".gate", ".wanted", ".timer", ".queue"}) std::remove((lock + file).c_str());
   }
 
   TEST_CASE("a class's grader still takes the GPU from a grader of its own (make grade) one at a time") {
@@ -167,7 +167,7 @@ TEST_SUITE("turns") {
     runs.start("grade", Kind::student, 1, 1);
     const std::vector<std::string> events = runs.finish();
     CHECK(events == std::vector<std::string>{"+class", "-class", "+grade", "-grade"});
-    for (const char* file : {"", ".gate", ".wanted"}) std::remove((lock + file).c_str());
+    for (const char* file : {"", ".gate", ".wanted", ".timer", ".queue"}) std::remove((lock + file).c_str());
   }
 
   TEST_CASE("a class's grader whose runs overlap lets a waiting timed pass in once its runs under way end") {
@@ -183,7 +183,7 @@ TEST_SUITE("turns") {
     const std::vector<std::string> events = runs.finish();
     REQUIRE(events.size() == 8);
     CHECK(std::vector<std::string>(events.begin(), events.begin() + 4) == std::vector<std::string>{"+a1", "-a1", "+b-timed", "-b-timed"});
-    for (const char* file : {"", ".gate", ".wanted"}) std::remove((lock + file).c_str());
+    for (const char* file : {"", ".gate", ".wanted", ".timer", ".queue"}) std::remove((lock + file).c_str());
   }
 
   // A grading times its labs last, one pass after another (grading/core/grade_labs.cpp): the GPU
@@ -201,7 +201,7 @@ TEST_SUITE("turns") {
     runs.graders[0].end_keeping();
     const std::vector<std::string> events = runs.finish();
     CHECK(events == std::vector<std::string>{"+t1", "-t1", "+t2", "-t2", "+b", "-b"});
-    for (const char* file : {"", ".gate", ".wanted"}) std::remove((lock + file).c_str());
+    for (const char* file : {"", ".gate", ".wanted", ".timer", ".queue"}) std::remove((lock + file).c_str());
   }
 
   TEST_CASE("a grader keeping the GPU lets go when it ends keeping, whether its last run ended before or after") {
@@ -223,34 +223,68 @@ TEST_SUITE("turns") {
     runs.start("b2", Kind::student, 0.5, 1);
     const std::vector<std::string> events = runs.finish();
     CHECK(events == std::vector<std::string>{"+t1", "-t1", "end", "+b1", "-b1", "+t2", "end2", "-t2", "+b2", "-b2"});
-    for (const char* file : {"", ".gate", ".wanted"}) std::remove((lock + file).c_str());
+    for (const char* file : {"", ".gate", ".wanted", ".timer", ".queue"}) std::remove((lock + file).c_str());
   }
 
-  // A round of timed passes (grading/core/grade_labs.cpp's time_labs): the programs set their
-  // cases up beside another grader's run; their timed calls wait for it, and go one at a time.
-  TEST_CASE("a round's timed programs set up beside the others' runs, then time alone, one after another") {
+  // A round of timed passes (grading/core/grade_labs.cpp's time_labs): the GPU alone from its
+  // programs' start, so they wait for another grader's run under way; their calls go one at a time.
+  TEST_CASE("a round's timed programs wait for the others' runs, set up, then time one after another") {
     const std::string lock = "build/test/turns-round-" + std::to_string(getpid()) + ".lock";
     Runs runs(2, lock, true);
-    runs.start("b", Kind::student, 3, 1);
+    runs.start("b", Kind::student, 2, 1);
     std::this_thread::sleep_for(std::chrono::milliseconds(tick_ms / 2));
     runs.graders[0].keep_alone();
     runs.start_timed("t1", 1, 1);
     runs.start_timed("t2", 1.5, 1);
-    std::this_thread::sleep_for(std::chrono::milliseconds(7 * tick_ms));
+    std::this_thread::sleep_for(std::chrono::milliseconds(8 * tick_ms));
     runs.graders[0].end_keeping();
     runs.start("b2", Kind::student, 0.5, 1);
     const std::vector<std::string> events = runs.finish();
     REQUIRE(events.size() == 12);
     const auto at = [&](const std::string& e) { return std::find(events.begin(), events.end(), e) - events.begin(); };
-    CHECK(at("+setup t1") < at("-b"));
-    CHECK(at("+setup t2") < at("-b"));
-    CHECK(at("-b") < at("+time t1"));
-    CHECK(at("-b") < at("+time t2"));
-    // One window after the other.
+    CHECK(at("-b") < at("+setup t1"));
+    CHECK(at("-b") < at("+setup t2"));
+    // One window after the other, once both programs are set up.
     CHECK((at("-time t1") < at("+time t2") || at("-time t2") < at("+time t1")));
+    CHECK(at("+setup t2") < at("+time t1"));
     CHECK(at("+b2") > at("-t1"));
     CHECK(at("+b2") > at("-t2"));
-    for (const char* file : {"", ".gate", ".wanted", ".timer"}) std::remove((lock + file).c_str());
+    for (const char* file : {"", ".gate", ".wanted", ".timer", ".queue"}) std::remove((lock + file).c_str());
+  }
+
+  // Rounds go back to back: one queued for the timer has the GPU next, before another grader's
+  // run that asked for it meanwhile (which would otherwise run first, the round waiting for it).
+  TEST_CASE("a round queued behind another has the GPU next, before the runs that asked meanwhile") {
+    const std::string lock = "build/test/turns-hand-over-" + std::to_string(getpid()) + ".lock";
+    Runs runs(3, lock, true);
+    runs.graders[0].keep_alone();
+    runs.start_timed("t1", 1, 1);
+    std::this_thread::sleep_for(std::chrono::milliseconds(tick_ms / 2));
+    std::thread queued([&] {
+      runs.graders[2].keep_alone();
+      {
+        grade::Turn turn(runs.graders[2], Kind::student, true);
+        runs.log("+setup u1");
+        std::this_thread::sleep_for(std::chrono::milliseconds(tick_ms / 2));
+        turn.ready();
+        std::this_thread::sleep_for(std::chrono::milliseconds(tick_ms / 2));
+        turn.timed();
+        runs.log("-u1");
+      }
+      runs.graders[2].end_keeping();
+    });
+    std::this_thread::sleep_for(std::chrono::milliseconds(tick_ms / 2));
+    runs.start("b", Kind::student, 0.5, 1);
+    std::this_thread::sleep_for(std::chrono::milliseconds(3 * tick_ms));
+    runs.log("end");  // t1 ended half a tick ago
+    runs.graders[0].end_keeping();
+    queued.join();
+    const std::vector<std::string> events = runs.finish();
+    std::string all;
+    for (const std::string& e : events) all += e + ", ";
+    CAPTURE(all);
+    CHECK(events == std::vector<std::string>{"+setup t1", "+time t1", "-time t1", "-t1", "end", "+setup u1", "-u1", "+b", "-b"});
+    for (const char* file : {"", ".gate", ".wanted", ".timer", ".queue"}) std::remove((lock + file).c_str());
   }
 
   TEST_CASE("a timed program does not set up while another's timed calls go") {
@@ -269,7 +303,7 @@ TEST_SUITE("turns") {
     REQUIRE(events.size() == 8);
     CHECK(std::vector<std::string>(events.begin(), events.begin() + 4) ==
           std::vector<std::string>{"+setup t1", "+time t1", "-time t1", "+setup t2"});
-    for (const char* file : {"", ".gate", ".wanted", ".timer"}) std::remove((lock + file).c_str());
+    for (const char* file : {"", ".gate", ".wanted", ".timer", ".queue"}) std::remove((lock + file).c_str());
   }
 
   TEST_CASE("another grader's run again alone waits for a round, which holds the timer") {
@@ -283,7 +317,7 @@ TEST_SUITE("turns") {
     runs.graders[0].end_keeping();
     const std::vector<std::string> events = runs.finish();
     CHECK(events == std::vector<std::string>{"+setup t1", "+time t1", "-time t1", "-t1", "+again", "-again"});
-    for (const char* file : {"", ".gate", ".wanted", ".timer"}) std::remove((lock + file).c_str());
+    for (const char* file : {"", ".gate", ".wanted", ".timer", ".queue"}) std::remove((lock + file).c_str());
   }
 
   // Nsight Compute's turns: graders (each opening the lock file, as two threads here do) profile one
