@@ -105,6 +105,16 @@ TEST_CASE("a timed pass's calls alone may go beside its own grading's timed pass
   CHECK(tools::contains(r.output, "lab program runs 3 (2 alone)"));
   CHECK(tools::contains(r.output, "alone 1.0 s"));
   CHECK(tools::contains(r.output, "stretches of the GPU alone per grading: 0 to 1, 1 in all"));
+  CHECK(tools::contains(r.output, "on m:0, rounds 1: 3.5 s in all, median 3.5 s"));
+  // Each grading's round, wherever its runs are in its file.
+  const std::string chain = class_out("rounds", {{"a-1", round},
+                                                 {"b-2", timed(107, 1, "shared", "performance-eeeeee", "transpose") +
+                                                             line(90, 0, 2, "shared", "transpose")},
+                                                 {"c-3", timed(104, 1, "shared", "performance-ffffff", "transpose")}});
+  r = tools::run_command({"scripts/trace-summary", chain});
+  CAPTURE(r.output);
+  CHECK(tools::contains(r.output, "on m:0, rounds 3: 5.5 s in all, median 1.0 s"));
+  fs::remove_all(chain);
   // Another grading's run beside a window, and two windows of one grading at once, break the rule.
   const std::string unfair = class_out("round-broken", {
       {"a-1", round + timed(101.2, 0.2, "timed", "performance-cccccc", "matmul_tiled")},
