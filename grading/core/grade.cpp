@@ -20,7 +20,6 @@
 #include <filesystem>
 #include <fstream>
 #include <random>
-#include <thread>
 
 #include "common/cli.h"
 #include "common/exit_codes.h"
@@ -225,7 +224,7 @@ std::vector<const grade::LabRubric*> labs_to_grade(const grade::Rubric& rubric, 
 // H100 box's 16 cores, all seven graded parts of the five labs start at once) and on the CPU
 // backend one (each CPU-backend program runs a thread per core already).
 int jobs_for(int64_t jobs, const std::string& backend, size_t labs) {
-  if (jobs < 1) jobs = backend == "gpu" ? std::thread::hardware_concurrency() / 2 : 1;
+  if (jobs < 1) jobs = backend == "gpu" ? grade::usable_cores() / 2 : 1;
   return int(std::clamp<int64_t>(jobs, 1, int64_t(labs)));
 }
 

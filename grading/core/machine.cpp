@@ -89,13 +89,45 @@ long long cgroup_v1_spare() {
   return std::max(0LL, limit - held + (cache == kUnknown ? 0 : cache));
 }
 
+// The CPUs one cgroup folder's quota gives: cgroup v2's cpu.max ("QUOTA PERIOD", or "max PERIOD"),
+// v1's cpu.cfs_quota_us over cpu.cfs_period_us (-1: none); rounded up; 0 for none.
+int folder_quota_cores(const std::string& dir) {
+  long long quota = kUnknown, period = kUnknown;
+  std::ifstream v2(dir + "/cpu.max");
+  std::string word;
+  if (v2 >> word >> period) {
+    quota = word == "max" ? kUnknown : std::atoll(word.c_str());
+  } else {
+    quota = bytes_in(dir + "/cpu.cfs_quota_us");
+    period = bytes_in(dir + "/cpu.cfs_period_us");
+  }
+  if (quota == kUnknown || period == kUnknown || quota <= 0 || period <= 0) return 0;
+  return int((quota + period - 1) / period);
+}
+
 }  // namespace
+
+int quota_cores(const std::string& folder, const std::string& root) {
+  int cores = 0;
+  for (std::string dir = folder; !dir.empty();) {
+    const int here = folder_quota_cores(dir);
+    if (here > 0) cores = cores == 0 ? here : std::min(cores, here);
+    if (dir == root || dir.size() <= root.size() || dir.compare(0, root.size(), root) != 0) break;
+    dir = std::filesystem::path(dir).parent_path().string();
+  }
+  return cores;
+}
 
 void limit_cores(int cores) { cores_limit = cores; }
 
 int usable_cores() {
   cpu_set_t set;
   int cores = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : int(sysconf(_SC_NPROCESSORS_ONLN));
+  // A container given CPUs by quota (docker --cpus) sees all the host's cores in its affinity.
+  for (const int quota : {quota_cores(cgroup_folder("/sys/fs/cgroup", ""), "/sys/fs/cgroup"),
+                          quota_cores(cgroup_folder("/sys/fs/cgroup/cpu", "cpu"), "/sys/fs/cgroup/cpu")}) {
+    if (quota > 0) cores = std::min(cores, quota);
+  }
   if (cores_limit > 0) cores = std::min(cores, cores_limit);
   return std::max(1, cores);
 }

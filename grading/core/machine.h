@@ -12,8 +12,15 @@ namespace grade {
 std::string visible_gpus();
 
 // The cores this process may run on (sched_getaffinity: a container or taskset can give fewer
-// than the machine has), at most limit_cores's; at least 1.
+// than the machine has), at most what its cgroup's CPU quota gives (quota_cores: a container
+// given 1.5 CPUs by quota has all the host's cores in its affinity, and 2 cores' worth of time),
+// at most limit_cores's; at least 1.
 int usable_cores();
+
+// The CPUs that the quota of cgroup folder FOLDER and of each folder above it up to ROOT give
+// (cgroup v2's cpu.max, v1's cpu.cfs_quota_us over cpu.cfs_period_us), the least, rounded up; 0
+// when none has a quota.
+int quota_cores(const std::string& folder, const std::string& root);
 
 // At most CORES from now on (the grader's --cores: make grade-class gives each of the graders it
 // runs at once its share of the machine). 0: no limit.

@@ -142,7 +142,7 @@ std::vector<grade::GradebookRow> grade_class(const Class& c, const std::vector<g
 // their GPU one grader at a time (grading/core/turns.h). Four per GPU were no faster on the H200
 // than one on the H100 (docs/results/grade-class-gpu.log; not a strict comparison).
 int worker_count(const Class& c, size_t students) {
-  int64_t workers = c.o.jobs > 0 ? c.o.jobs : int64_t(std::max(1u, std::thread::hardware_concurrency()));
+  int64_t workers = c.o.jobs > 0 ? c.o.jobs : int64_t(grade::usable_cores());
   if (c.backend == "gpu" && c.o.jobs <= 0) workers = int64_t(c.gpu_ids.size());
   return int(std::clamp<int64_t>(workers, 1, std::max<int64_t>(1, int64_t(students))));
 }
@@ -191,7 +191,7 @@ std::vector<grade::GradebookRow> grade_here(Class& c, const std::vector<grade::S
   // CPU backend each grader is told its share, so that it runs nothing beside its runs that
   // the others' would need the core for (grading/core/grade_labs.cpp).
   if (c.backend == "gpu" && size_t(workers) > c.gpu_ids.size()) {
-    c.grader_jobs = std::max(1, int(std::thread::hardware_concurrency()) / workers);
+    c.grader_jobs = std::max(1, grade::usable_cores() / workers);
     c.graders_share_gpus = true;
   }
   if (c.backend == "cpu" && workers > 1) c.grader_cores = std::max(1, grade::usable_cores() / workers);
