@@ -130,29 +130,28 @@ void Turns::close_timer() {
   timer_for_run_ = false;
 }
 
-void Turns::take_exclusive() {
+int Turns::through_gate(int operation) const {
   const int gate = locked(lock_path_ + ".gate", LOCK_EX);
+  int fd = -1;
   try {
-    gpu_fd_ = locked(lock_path_, LOCK_EX);
+    fd = locked(lock_path_, operation);
   } catch (...) {
     close(gate);
     throw;
   }
   close(gate);
+  return fd;
+}
+
+void Turns::take_exclusive() {
+  gpu_fd_ = through_gate(LOCK_EX);
   if (wanted_fd_ >= 0) close(wanted_fd_);
   wanted_fd_ = -1;
 }
 
 void Turns::take_shared() {
   for (;;) {
-    const int gate = locked(lock_path_ + ".gate", LOCK_EX);
-    try {
-      gpu_fd_ = locked(lock_path_, LOCK_SH);
-    } catch (...) {
-      close(gate);
-      throw;
-    }
-    close(gate);
+    gpu_fd_ = through_gate(LOCK_SH);
     // A grader that wants it alone goes first: one that a grader letting go of it alone waited
     // for (the next round, no other's run between them), or one waiting for the runs under way.
     if (!exclusive_wanted()) return;

@@ -105,7 +105,9 @@ class Turns {
   // The timer file and the wanted file, the queue file held meanwhile.
   std::pair<int, int> take_timer() const;
   void close_timer();
-  // The lock file, exclusively (the gate held meanwhile) or shared; gpu_mutex_ held.
+  // The lock file taken with OPERATION, the gate held meanwhile.
+  int through_gate(int operation) const;
+  // The lock file, exclusively or shared; gpu_mutex_ held.
   void take_exclusive();
   void take_shared();
 
