@@ -75,14 +75,14 @@ void Turns::hold_gpu(Kind kind) {
     ++gpu_runs_;
     return;
   }
+  // In a round, every run: a timed pass's, a ceiling's measure.
+  const bool exclusive = !side_by_side_ || kind == Kind::alone || keeping_;
   // The runs under way here are all of one kind (enter): the first takes the file for them all,
   // and the others join it; side by side, not while another grader waits to take it exclusively
   // (they wait for this grader to let go, and queue behind that one: a grader whose runs overlap
-  // would hold it shared for ever).
-  if (gpu_runs_ > 0 && side_by_side_ && exclusive_wanted()) gpu_free_.wait(hold, [&] { return gpu_runs_ == 0; });
+  // would hold it shared for ever), and a run alone never joins them: it waits for them to end.
+  if (gpu_runs_ > 0 && side_by_side_ && (exclusive || exclusive_wanted())) gpu_free_.wait(hold, [&] { return gpu_runs_ == 0; });
   if (gpu_fd_ < 0) {
-    // In a round, every run: a timed pass's, a ceiling's measure.
-    const bool exclusive = !side_by_side_ || kind == Kind::alone || keeping_;
     // A grader takes the timer before it waits to have the GPU alone (unless its round holds
     // it), and keeps it while it has it.
     if (exclusive && timer_fd_ < 0) {
@@ -150,15 +150,15 @@ void Turns::take_exclusive() {
 }
 
 void Turns::take_shared() {
-  for (;;) {
-    gpu_fd_ = through_gate(LOCK_SH);
-    // A grader that wants it alone goes first: one that a grader letting go of it alone waited
-    // for (the next round, no other's run between them), or one waiting for the runs under way.
-    if (!exclusive_wanted()) return;
-    close(gpu_fd_);
-    gpu_fd_ = -1;
-    close(locked(lock_path_ + ".wanted", LOCK_EX));  // until none wants it
-  }
+  gpu_fd_ = through_gate(LOCK_SH);
+  // A grader that wants it alone goes first: one that a grader letting go of it alone waited for
+  // (the next round, no other's run between them), or one waiting for the runs under way. Once:
+  // a grader alone whose runs follow one another (make grade) would otherwise go first each time.
+  if (!exclusive_wanted()) return;
+  close(gpu_fd_);
+  gpu_fd_ = -1;
+  close(locked(lock_path_ + ".wanted", LOCK_EX));  // until none wants it
+  gpu_fd_ = through_gate(LOCK_SH);
 }
 
 void Turns::let_go() {
@@ -178,9 +178,11 @@ void Turns::hand_over() {
   if (queue < 0) return;
   const bool queued = flock(queue, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK;
   close(queue);
+  // Each look takes the wanted file for an instant, when no one holds it: another grader looking
+  // then would take it for wanted. Seldom, then: every 5 ms.
   const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(2);
   while (queued && !exclusive_wanted() && std::chrono::steady_clock::now() < until) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
 }
 

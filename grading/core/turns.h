@@ -65,8 +65,9 @@ class Turns {
   // Ends a turn that enter() gave.
   void leave();
 
-  // Shares the GPU with other graders through the lock file LOCK_PATH, its gate and its wanted
-  // file (LOCK_PATH with ".gate", ".wanted" added), made if missing; "" shares it with no one.
+  // Shares the GPU with other graders through the lock file LOCK_PATH, its gate, wanted, timer
+  // and queue files (LOCK_PATH with ".gate", ".wanted", ".timer", ".queue" added), made if
+  // missing; "" shares it with no one.
   // SIDE_BY_SIDE: a class's grader, whose runs but its timed passes go beside other such
   // graders' runs.
   void share_with_graders(const std::string& lock_path, bool side_by_side = false);
@@ -83,7 +84,8 @@ class Turns {
   void release_gpu();
   // A round of timed passes begins: this grader takes the timer, and from now on its runs take
   // the GPU alone (its lock file exclusively), and it keeps it when they end, its next runs going
-  // in at once, until end_keeping().
+  // in at once, until end_keeping(). Called with none of this grader's runs under way (time_labs
+  // calls it after every other check): one starting meanwhile would wait for it for ever.
   void keep_alone();
   // The round is over: the GPU is let go once this grader's runs under way end; so is the timer.
   void end_keeping();

@@ -287,6 +287,18 @@ TEST_SUITE("turns") {
     for (const char* file : {"", ".gate", ".wanted", ".timer", ".queue"}) std::remove((lock + file).c_str());
   }
 
+  // grade_labs.cpp times only in rounds; the rule holds without one too.
+  TEST_CASE("a timed pass outside a round waits for its own grader's shared runs under way") {
+    const std::string lock = "build/test/turns-timed-alone-" + std::to_string(getpid()) + ".lock";
+    Runs runs(1, lock, true);
+    runs.start("a", Kind::student, 1.5);
+    std::this_thread::sleep_for(std::chrono::milliseconds(tick_ms / 2));
+    runs.start_timed("t", 0.5, 0.5);  // a student's turn, as a's: it would join a's hold of the GPU
+    const std::vector<std::string> events = runs.finish();
+    CHECK(events == std::vector<std::string>{"+a", "-a", "+setup t", "+time t", "-time t", "-t"});
+    for (const char* file : {"", ".gate", ".wanted", ".timer", ".queue"}) std::remove((lock + file).c_str());
+  }
+
   TEST_CASE("a timed program does not set up while another's timed calls go") {
     const std::string lock = "build/test/turns-round-setup-" + std::to_string(getpid()) + ".lock";
     Runs runs(1, lock, true);
