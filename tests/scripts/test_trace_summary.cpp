@@ -52,6 +52,8 @@ TEST_CASE("runs alone with the GPU to themselves: the sums, one stretch alone pe
   CHECK(tools::contains(r.output, "gradings 2 on m:0, lab program runs 5 (2 alone), first run to last 5.0 s"));
   CHECK(tools::contains(r.output, "on m:0, a program of the class under way 5.0 s; alone 2.0 s, shared 3.0 s"));
   CHECK(tools::contains(r.output, "runs alone waited 0.0 s in all for their turn; runs shared waited 2.5 s"));
+  // a-1 from 100 to 104, b-2 from 100.5 to 105 with 2.5 s of waiting: 2.5 of 8.5 s.
+  CHECK(tools::contains(r.output, "gradings' seconds from their first run to their last 8.5 s, a run of theirs waiting for its turn 2.5 s (29%)"));
   CHECK(tools::contains(r.output, "shared runs' seconds by tool: - 1.0, compute-sanitizer 1.0, ncu 2.0"));
   CHECK(tools::contains(r.output, "stretches of the GPU alone per grading: 0 to 1, 1 in all"));
   CHECK(tools::contains(r.output, "runs alone with another program beside them: 0"));
