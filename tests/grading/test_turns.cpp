@@ -3,6 +3,8 @@
 
 #include <doctest/doctest.h>
 
+#include <fcntl.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -284,6 +286,47 @@ TEST_SUITE("turns") {
     for (const std::string& e : events) all += e + ", ";
     CAPTURE(all);
     CHECK(events == std::vector<std::string>{"+setup t1", "+time t1", "-time t1", "-t1", "end", "+setup u1", "-u1", "+b", "-b"});
+    for (const char* file : {"", ".gate", ".wanted", ".timer", ".queue"}) std::remove((lock + file).c_str());
+  }
+
+  // The hand-over's wait, which the test above does not pin (a grader says it wants the GPU an
+  // instant after it has the timer): here one does so half a tick later, with the files alone, as
+  // another grader's process would (turns.h names them); a shared run asked meanwhile goes after it.
+  TEST_CASE("a grader letting go of the GPU alone waits for the one queued for the timer to want it") {
+    const std::string lock = "build/test/turns-hand-over-wait-" + std::to_string(getpid()) + ".lock";
+    Runs runs(2, lock, true);
+    runs.graders[0].keep_alone();
+    runs.start_timed("t1", 0.5, 0.5);
+    std::this_thread::sleep_for(std::chrono::milliseconds(tick_ms / 2));
+    const auto take = [&](const char* file, int operation) {
+      const int fd = open((lock + file).c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+      REQUIRE(fd >= 0);
+      REQUIRE(flock(fd, operation) == 0);
+      return fd;
+    };
+    std::thread slow([&] {
+      const int queue = take(".queue", LOCK_SH), timer = take(".timer", LOCK_EX);
+      std::this_thread::sleep_for(std::chrono::milliseconds(tick_ms / 2));
+      const int wanted = take(".wanted", LOCK_SH);
+      close(queue);
+      const int gate = take(".gate", LOCK_EX), gpu = take("", LOCK_EX);
+      for (int fd : {gate, wanted}) close(fd);
+      runs.log("+u");
+      std::this_thread::sleep_for(std::chrono::milliseconds(tick_ms / 2));
+      runs.log("-u");
+      for (int fd : {gpu, timer}) close(fd);
+    });
+    std::this_thread::sleep_for(std::chrono::milliseconds(tick_ms / 2));
+    runs.start("b", Kind::student, 0.5, 1);
+    std::this_thread::sleep_for(std::chrono::milliseconds(3 * tick_ms));
+    runs.log("end");  // t1 ended two ticks ago
+    runs.graders[0].end_keeping();
+    slow.join();
+    const std::vector<std::string> events = runs.finish();
+    std::string all;
+    for (const std::string& e : events) all += e + ", ";
+    CAPTURE(all);
+    CHECK(events == std::vector<std::string>{"+setup t1", "+time t1", "-time t1", "-t1", "end", "+u", "-u", "+b", "-b"});
     for (const char* file : {"", ".gate", ".wanted", ".timer", ".queue"}) std::remove((lock + file).c_str());
   }
 
