@@ -7,6 +7,7 @@
 #include <functional>
 #include <future>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <utility>
 
@@ -303,12 +304,18 @@ class InOrder {
 // of timed passes (grading/core/turns.h's KeptAlone), whose programs set their cases up side by
 // side, then take the GPU alone one after another for their timed calls.
 void time_labs(const grade::Context& ctx, std::vector<LabGrading>& gradings, InOrder& in_order) {
-  grade::KeptAlone kept(grade::gpu_turns(ctx));
+  // No round where nothing is timed (every lab stopped before its performance check): taking the
+  // GPU's timer and saying it wants the GPU alone would still make the other graders' runs drain.
+  const bool times = std::any_of(gradings.begin(), gradings.end(), [](const LabGrading& g) {
+    return g.why_skipped.empty() && g.rubric->points_performance > 0;
+  });
+  std::optional<grade::KeptAlone> kept;
+  if (times) kept.emplace(grade::gpu_turns(ctx));
   std::atomic<size_t> to_time{gradings.size()};
   run_at_once(gradings.size(), int(gradings.size()), [&](size_t i) {
     bool counted = false;
     const auto timed_over = [&] {
-      if (!std::exchange(counted, true) && --to_time == 0) kept.end();
+      if (!std::exchange(counted, true) && --to_time == 0 && kept) kept->end();
     };
     grade_performance(ctx, gradings[i], timed_over);
     timed_over();
