@@ -301,8 +301,8 @@ class InOrder {
 };
 
 // The performance checks of GRADINGS, once all their other checks are over, all at once: a round
-// of timed passes (grading/core/turns.h's KeptAlone), whose programs set their cases up side by
-// side, then take the GPU alone one after another for their timed calls.
+// of timed passes (grading/core/turns.h's KeptAlone), which has the GPU alone: its programs set
+// their cases up side by side, then time their calls one after another.
 void time_labs(const grade::Context& ctx, std::vector<LabGrading>& gradings, InOrder& in_order) {
   // No round where nothing is timed (every lab stopped before its performance check): taking the
   // GPU's timer and saying it wants the GPU alone would still make the other graders' runs drain.

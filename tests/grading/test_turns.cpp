@@ -81,6 +81,13 @@ struct Runs {
   }
 };
 
+// The events in one line, for a failing check's message.
+std::string joined(const std::vector<std::string>& events) {
+  std::string all;
+  for (const std::string& e : events) all += e + ", ";
+  return all;
+}
+
 }  // namespace
 
 TEST_SUITE("turns") {
@@ -282,8 +289,7 @@ TEST_SUITE("turns") {
     runs.graders[0].end_keeping();
     queued.join();
     const std::vector<std::string> events = runs.finish();
-    std::string all;
-    for (const std::string& e : events) all += e + ", ";
+    const std::string all = joined(events);
     CAPTURE(all);
     CHECK(events == std::vector<std::string>{"+setup t1", "+time t1", "-time t1", "-t1", "end", "+setup u1", "-u1", "+b", "-b"});
     for (const char* file : {"", ".gate", ".wanted", ".timer", ".queue"}) std::remove((lock + file).c_str());
@@ -323,8 +329,7 @@ TEST_SUITE("turns") {
     runs.graders[0].end_keeping();
     slow.join();
     const std::vector<std::string> events = runs.finish();
-    std::string all;
-    for (const std::string& e : events) all += e + ", ";
+    const std::string all = joined(events);
     CAPTURE(all);
     CHECK(events == std::vector<std::string>{"+setup t1", "+time t1", "-time t1", "-t1", "end", "+u", "-u", "+b", "-b"});
     for (const char* file : {"", ".gate", ".wanted", ".timer", ".queue"}) std::remove((lock + file).c_str());
@@ -352,8 +357,7 @@ TEST_SUITE("turns") {
     std::this_thread::sleep_for(std::chrono::milliseconds(5 * tick_ms));
     runs.graders[0].end_keeping();
     const std::vector<std::string> events = runs.finish();
-    std::string all;
-    for (const std::string& e : events) all += e + ", ";
+    const std::string all = joined(events);
     CAPTURE(all);
     REQUIRE(events.size() == 8);
     CHECK(std::vector<std::string>(events.begin(), events.begin() + 4) ==
