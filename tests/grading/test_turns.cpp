@@ -81,6 +81,29 @@ struct Runs {
   }
 };
 
+// The files of the GPU's lock LOCK (turns.h names them), which a test leaves behind.
+void remove_lock_files(const std::string& lock) {
+  for (const char* file : {"", ".gate", ".wanted", ".timer", ".queue", ".round"}) std::remove((lock + file).c_str());
+}
+
+// A round of grader GRADER of RUNS that asks for the GPU now, in a thread of its own: one timed
+// program, NAME, which sets up and times for half a tick each.
+std::thread queued_round(Runs& runs, size_t grader, const std::string& name) {
+  return std::thread([&runs, grader, name] {
+    runs.graders[grader].keep_alone();
+    {
+      grade::Turn turn(runs.graders[grader], Kind::student, true);
+      runs.log("+setup " + name);
+      std::this_thread::sleep_for(std::chrono::milliseconds(tick_ms / 2));
+      turn.ready();
+      std::this_thread::sleep_for(std::chrono::milliseconds(tick_ms / 2));
+      turn.timed();
+      runs.log("-" + name);
+    }
+    runs.graders[grader].end_keeping();
+  });
+}
+
 // The events in one line, for a failing check's message.
 std::string joined(const std::vector<std::string>& events) {
   std::string all;
@@ -136,7 +159,7 @@ TEST_SUITE("turns") {
     runs.start("a2", Kind::student, 1, 0);  // grader a holds the GPU still: a2 goes in beside a1
     const std::vector<std::string> events = runs.finish();
     CHECK(events == std::vector<std::string>{"+a1", "+a2", "-a2", "-a1", "+b-timed", "-b-timed"});
-    for (const char* file : {"", ".gate", ".wanted", ".timer", ".queue"}) std::remove((lock + file).c_str());
+    remove_lock_files(lock);
   }
 
   TEST_CASE("graders sharing a GPU: no run of one goes beside a run of the other") {
@@ -147,7 +170,7 @@ TEST_SUITE("turns") {
     runs.start("b", Kind::student, 1, 1);
     const std::vector<std::string> events = runs.finish();
     CHECK(events == std::vector<std::string>{"+a", "-a", "+b", "-b"});
-    for (const char* file : {"", ".gate", ".wanted", ".timer", ".queue"}) std::remove((lock + file).c_str());
+    remove_lock_files(lock);
   }
 
   // A class's graders (make grade-class): their untimed runs share the GPU, a timed pass has it
@@ -164,7 +187,7 @@ TEST_SUITE("turns") {
     runs.start("b2", Kind::student, 1, 1);  // grader b has no run under way: it waits behind c's timed pass
     const std::vector<std::string> events = runs.finish();
     CHECK(events == std::vector<std::string>{"+a", "+b", "-b", "-a", "+c-timed", "-c-timed", "+b2", "-b2"});
-    for (const char* file : {"", ".gate", ".wanted", ".timer", ".queue"}) std::remove((lock + file).c_str());
+    remove_lock_files(lock);
   }
 
   TEST_CASE("a class's grader still takes the GPU from a grader of its own (make grade) one at a time") {
@@ -176,7 +199,7 @@ TEST_SUITE("turns") {
     runs.start("grade", Kind::student, 1, 1);
     const std::vector<std::string> events = runs.finish();
     CHECK(events == std::vector<std::string>{"+class", "-class", "+grade", "-grade"});
-    for (const char* file : {"", ".gate", ".wanted", ".timer", ".queue"}) std::remove((lock + file).c_str());
+    remove_lock_files(lock);
   }
 
   TEST_CASE("a class's grader whose runs overlap lets a waiting timed pass in once its runs under way end") {
@@ -192,7 +215,7 @@ TEST_SUITE("turns") {
     const std::vector<std::string> events = runs.finish();
     REQUIRE(events.size() == 8);
     CHECK(std::vector<std::string>(events.begin(), events.begin() + 4) == std::vector<std::string>{"+a1", "-a1", "+b-timed", "-b-timed"});
-    for (const char* file : {"", ".gate", ".wanted", ".timer", ".queue"}) std::remove((lock + file).c_str());
+    remove_lock_files(lock);
   }
 
   // A grading times its labs last, one pass after another (grading/core/grade_labs.cpp): the GPU
@@ -210,7 +233,7 @@ TEST_SUITE("turns") {
     runs.graders[0].end_keeping();
     const std::vector<std::string> events = runs.finish();
     CHECK(events == std::vector<std::string>{"+t1", "-t1", "+t2", "-t2", "+b", "-b"});
-    for (const char* file : {"", ".gate", ".wanted", ".timer", ".queue"}) std::remove((lock + file).c_str());
+    remove_lock_files(lock);
   }
 
   TEST_CASE("a grader keeping the GPU lets go when it ends keeping, whether its last run ended before or after") {
@@ -232,7 +255,7 @@ TEST_SUITE("turns") {
     runs.start("b2", Kind::student, 0.5, 1);
     const std::vector<std::string> events = runs.finish();
     CHECK(events == std::vector<std::string>{"+t1", "-t1", "end", "+b1", "-b1", "+t2", "end2", "-t2", "+b2", "-b2"});
-    for (const char* file : {"", ".gate", ".wanted", ".timer", ".queue"}) std::remove((lock + file).c_str());
+    remove_lock_files(lock);
   }
 
   // A round of timed passes (grading/core/grade_labs.cpp's time_labs): the GPU alone from its
@@ -258,7 +281,7 @@ TEST_SUITE("turns") {
     CHECK(at("+setup t2") < at("+time t1"));
     CHECK(at("+b2") > at("-t1"));
     CHECK(at("+b2") > at("-t2"));
-    for (const char* file : {"", ".gate", ".wanted", ".timer", ".queue"}) std::remove((lock + file).c_str());
+    remove_lock_files(lock);
   }
 
   // Rounds go back to back: one queued for the timer has the GPU next, before another grader's
@@ -269,19 +292,7 @@ TEST_SUITE("turns") {
     runs.graders[0].keep_alone();
     runs.start_timed("t1", 1, 1);
     std::this_thread::sleep_for(std::chrono::milliseconds(tick_ms / 2));
-    std::thread queued([&] {
-      runs.graders[2].keep_alone();
-      {
-        grade::Turn turn(runs.graders[2], Kind::student, true);
-        runs.log("+setup u1");
-        std::this_thread::sleep_for(std::chrono::milliseconds(tick_ms / 2));
-        turn.ready();
-        std::this_thread::sleep_for(std::chrono::milliseconds(tick_ms / 2));
-        turn.timed();
-        runs.log("-u1");
-      }
-      runs.graders[2].end_keeping();
-    });
+    std::thread queued = queued_round(runs, 2, "u1");
     std::this_thread::sleep_for(std::chrono::milliseconds(tick_ms / 2));
     runs.start("b", Kind::student, 0.5, 1);
     std::this_thread::sleep_for(std::chrono::milliseconds(3 * tick_ms));
@@ -292,7 +303,33 @@ TEST_SUITE("turns") {
     const std::string all = joined(events);
     CAPTURE(all);
     CHECK(events == std::vector<std::string>{"+setup t1", "+time t1", "-time t1", "-t1", "end", "+setup u1", "-u1", "+b", "-b"});
-    for (const char* file : {"", ".gate", ".wanted", ".timer", ".queue"}) std::remove((lock + file).c_str());
+    remove_lock_files(lock);
+  }
+
+  // A shared run lets a grader that wants the GPU alone go first once; rounds asked for keep it
+  // waiting, each following the one before.
+  TEST_CASE("rounds queued one behind another go back to back, before a shared run that let the first go") {
+    const std::string lock = "build/test/turns-rounds-" + std::to_string(getpid()) + ".lock";
+    Runs runs(4, lock, true);
+    runs.graders[0].keep_alone();
+    runs.start_timed("t1", 1, 1);
+    std::this_thread::sleep_for(std::chrono::milliseconds(tick_ms / 2));
+    std::thread second = queued_round(runs, 2, "u1");
+    std::this_thread::sleep_for(std::chrono::milliseconds(tick_ms / 2));
+    std::thread third = queued_round(runs, 3, "v1");
+    std::this_thread::sleep_for(std::chrono::milliseconds(tick_ms / 2));
+    runs.start("b", Kind::student, 0.5, 1);
+    std::this_thread::sleep_for(std::chrono::milliseconds(2 * tick_ms));
+    runs.log("end");  // t1 ended half a tick ago
+    runs.graders[0].end_keeping();
+    second.join();
+    third.join();
+    const std::vector<std::string> events = runs.finish();
+    const std::string all = joined(events);
+    CAPTURE(all);
+    CHECK(events == std::vector<std::string>{"+setup t1", "+time t1", "-time t1", "-t1", "end", "+setup u1", "-u1", "+setup v1", "-v1",
+                                             "+b", "-b"});
+    remove_lock_files(lock);
   }
 
   // The hand-over's wait, which the test above does not pin (a grader says it wants the GPU an
@@ -332,7 +369,7 @@ TEST_SUITE("turns") {
     const std::string all = joined(events);
     CAPTURE(all);
     CHECK(events == std::vector<std::string>{"+setup t1", "+time t1", "-time t1", "-t1", "end", "+u", "-u", "+b", "-b"});
-    for (const char* file : {"", ".gate", ".wanted", ".timer", ".queue"}) std::remove((lock + file).c_str());
+    remove_lock_files(lock);
   }
 
   // grade_labs.cpp times only in rounds; the rule holds without one too.
@@ -344,7 +381,7 @@ TEST_SUITE("turns") {
     runs.start_timed("t", 0.5, 0.5);  // a student's turn, as a's: it would join a's hold of the GPU
     const std::vector<std::string> events = runs.finish();
     CHECK(events == std::vector<std::string>{"+a", "-a", "+setup t", "+time t", "-time t", "-t"});
-    for (const char* file : {"", ".gate", ".wanted", ".timer", ".queue"}) std::remove((lock + file).c_str());
+    remove_lock_files(lock);
   }
 
   TEST_CASE("a timed program does not set up while another's timed calls go") {
@@ -362,7 +399,7 @@ TEST_SUITE("turns") {
     REQUIRE(events.size() == 8);
     CHECK(std::vector<std::string>(events.begin(), events.begin() + 4) ==
           std::vector<std::string>{"+setup t1", "+time t1", "-time t1", "+setup t2"});
-    for (const char* file : {"", ".gate", ".wanted", ".timer", ".queue"}) std::remove((lock + file).c_str());
+    remove_lock_files(lock);
   }
 
   TEST_CASE("another grader's run again alone waits for a round, which holds the timer") {
@@ -376,7 +413,7 @@ TEST_SUITE("turns") {
     runs.graders[0].end_keeping();
     const std::vector<std::string> events = runs.finish();
     CHECK(events == std::vector<std::string>{"+setup t1", "+time t1", "-time t1", "-t1", "+again", "-again"});
-    for (const char* file : {"", ".gate", ".wanted", ".timer", ".queue"}) std::remove((lock + file).c_str());
+    remove_lock_files(lock);
   }
 
   // Nsight Compute's turns: graders (each opening the lock file, as two threads here do) profile one
