@@ -20,7 +20,9 @@ namespace {
 // speed. The solution's median in this run; or, where there is no solution, the ceiling's in
 // this run over the share of it the solution reached on this GPU model (grading/core/targets.h).
 struct Reference {
+  Cases cases;                 // the performance shape and its inputs: the student's run copies them
   Limits limits;               // of the student's timed pass
+  lab::DotReference base_dot;  // the dot product's reference, which checks each timed call
   lab::CaseResult bounds;      // what bounds any time on this GPU: the FP32 peak, a copy's rate
   double ms = 0;               // the target; 0 when there is none here, with why
   std::string why;
@@ -35,12 +37,23 @@ Pass timed_pass(const Context& ctx, const Program& program, const Cases& cases, 
   return serve_pass(ctx, program, cases, {0}, {}, limits, true);
 }
 
+// The performance shape's cases, and the dot product's reference of their inputs.
+Reference performance_cases(const Context& ctx, const LabRubric& lab, const std::string& name) {
+  Reference ref;
+  ref.cases = write_cases(ctx, name, {lab.performance_shape}, true);
+  if (lab.performance_shape.op == lab::Op::kDot) {
+    const std::vector<std::vector<float>>& in = ref.cases.inputs[0];
+    ref.base_dot = lab::dot_reference(in[0].data(), in[1].data(), lab.performance_shape.n);
+  }
+  return ref;
+}
+
 // The solution's timed run of the performance shape. It runs before the student's: no student
 // code has run against its folder. It also measures what bounds any time on this GPU (the FP32
 // peak, a copy's rate). In a class's run, measured by its first grading on this GPU and kept for
 // the others (grading/core/kept_times.h): its median, its pass's seconds and the bounds.
-Reference time_solution(const Context& ctx, const LabRubric& lab, const Program& solution, const PerformanceCases& cases) {
-  Reference ref;
+Reference time_solution(const Context& ctx, const LabRubric& lab, const Program& solution) {
+  Reference ref = performance_cases(ctx, lab, "performance-solution");
   ref.whose = "the solution's";
   const std::string kept = kept_times_path(ctx, lab, solution, "performance");
   if (const auto k = read_kept_times(kept, 4); k && (*k)[0] > 0 && (*k)[1] > 0 && (*k)[2] > 0 && (*k)[3] > 0) {
@@ -51,12 +64,12 @@ Reference time_solution(const Context& ctx, const LabRubric& lab, const Program&
     ref.basis.push_back("target: the solution's time, measured on this GPU earlier in this class's run");
     return ref;
   }
-  const Pass pass = timed_pass(ctx, solution, cases.target, fixed_limits(ctx, 1));
-  const CaseVerdict verdict = evaluate(ctx, cases.target, 0, &pass);
+  const Pass pass = timed_pass(ctx, solution, ref.cases, fixed_limits(ctx, 1));
+  const CaseVerdict verdict = evaluate(ctx, ref.cases, 0, &pass);
   ref.limits = limits_from(ctx, pass.seconds);
   ref.bounds = verdict.result;
   ref.basis.push_back("target: the solution's time, measured in this run");
-  ref.ms = verdict.pass ? checked_median(cases.target, verdict, &cases.base_dot, &ref.why) : 0;
+  ref.ms = verdict.pass ? checked_median(ref.cases, verdict, &ref.base_dot, &ref.why) : 0;
   if (!verdict.pass) ref.why = verdict.describe(lab.performance_shape);
   if (ref.ms <= 0) {
     ref.why = "the solution did not run here (" + ref.why + ")";
@@ -84,6 +97,7 @@ Reference target_from_ceiling(const Context& ctx, const LabRubric& lab, const Pr
               ceiling.name + ": make bench again";
     return ref;
   }
+  ref = performance_cases(ctx, lab, "performance-target");
   ref.limits = fixed_limits(ctx, 1);
   ref.bounds.peak_tflops = ceiling.peak_tflops;
   ref.bounds.copy_tbps = ceiling.copy_tbps;
@@ -109,8 +123,8 @@ double fastest_ms(const lab::Case& shape, const lab::CaseResult& measured) {
 // The student's median time against the target; C's points by the share of its speed.
 // TIMED_OVER is called once the timed pass ended.
 void time_against(const Context& ctx, const LabRubric& lab, const Program& program, const Reference& ref,
-                  const PerformanceCases& performance, const std::function<void()>& timed_over, CheckResult* c) {
-  const Cases& cases = performance.student;
+                  const std::function<void()>& timed_over, CheckResult* c) {
+  const Cases cases = copy_cases(ctx, ref.cases, "performance");
   const Pass pass = timed_pass(ctx, program, cases, ref.limits);
   timed_over();
   const CaseVerdict v = evaluate(ctx, cases, 0, &pass);
@@ -121,7 +135,7 @@ void time_against(const Context& ctx, const LabRubric& lab, const Program& progr
     return;
   }
   std::string why;
-  const double ms = checked_median(cases, v, &performance.base_dot, &why);
+  const double ms = checked_median(cases, v, &ref.base_dot, &why);
   if (ms <= 0) {
     c->details.push_back(why);
     return;
@@ -151,19 +165,7 @@ void record_share(const Context& ctx, const LabRubric& lab, const LabPrograms& p
 
 }  // namespace
 
-PerformanceCases performance_cases(const Context& ctx, const LabRubric& lab, const LabPrograms& programs) {
-  PerformanceCases p;
-  p.target = write_cases(ctx, programs.solution.path.empty() ? "performance-target" : "performance-solution", {lab.performance_shape}, true);
-  if (lab.performance_shape.op == lab::Op::kDot) {
-    const std::vector<std::vector<float>>& in = p.target.inputs[0];
-    p.base_dot = lab::dot_reference(in[0].data(), in[1].data(), lab.performance_shape.n);
-  }
-  // The solution's run goes first, on the target's folder: no student code runs against it.
-  p.student = copy_cases(ctx, p.target, "performance");
-  return p;
-}
-
-CheckResult check_performance(const Context& ctx, const LabRubric& lab, const LabPrograms& programs, const PerformanceCases* cases,
+CheckResult check_performance(const Context& ctx, const LabRubric& lab, const LabPrograms& programs,
                               const std::function<void()>& timed_over) {
   const auto start = Clock::now();
   bool over = false;
@@ -177,12 +179,12 @@ CheckResult check_performance(const Context& ctx, const LabRubric& lab, const La
   } else {
     // Without a solution, grade_labs (grading/core/grade.cpp) has built the ceilings' program.
     const Reference ref = programs.solution.path.empty() ? target_from_ceiling(ctx, lab, programs.ceilings)
-                                                         : time_solution(ctx, lab, programs.solution, *cases);
+                                                         : time_solution(ctx, lab, programs.solution);
     if (ref.ms <= 0) {
       c.details.push_back("waived: " + ref.why);
     } else {
       c.max_points = lab.points_performance;
-      time_against(ctx, lab, programs.main, ref, *cases, timing_over, &c);
+      time_against(ctx, lab, programs.main, ref, timing_over, &c);
       if (ctx.record_targets && !programs.solution.path.empty()) record_share(ctx, lab, programs, ref, &c);
     }
   }

@@ -8,8 +8,6 @@
 #include <functional>
 #include <vector>
 
-#include "common/reference.h"
-#include "grading/core/case_runs.h"
 #include "grading/core/types.h"
 
 namespace grade {
@@ -40,21 +38,10 @@ std::string resolve_counts(const std::string& counts, const std::string& backend
 // make check's line of the technique check's estimate (the CPU backend; "" on a GPU, or when the
 // technique shape's result is wrong): a run at that shape, counted, with no verdict and no points.
 std::string technique_estimate(const Context& ctx, const LabRubric& lab, const LabPrograms& programs);
-// The performance check's cases on a GPU, written before its round of timed passes (grade_labs'
-// time_labs): made in the round, the inputs (lab 05's 67 million pairs of floats, half a
-// gigabyte) took a second there, which the GPU's other graders waited for, and the program that
-// set its case up last (lab 05's) did so alone, after the others' timed calls.
-struct PerformanceCases {
-  Cases target;   // the shape and its inputs, which the solution (or the ceiling's target) is timed on
-  Cases student;  // their copy, for the student's program
-  lab::DotReference base_dot;  // the dot product's reference, which checks each timed call
-};
-PerformanceCases performance_cases(const Context& ctx, const LabRubric& lab, const LabPrograms& programs);
-// CASES: performance_cases' (on a GPU; null on the CPU backend, where the check is waived).
 // TIMED_OVER, when given, is called once the student's timed pass has ended (the judging of the
 // times comes after), or before it returns when it timed nothing: grade_labs keeps the GPU alone
 // until then. make bench's ceiling, timed after it (--record-targets), takes the GPU alone anew.
-CheckResult check_performance(const Context& ctx, const LabRubric& lab, const LabPrograms& programs, const PerformanceCases* cases,
+CheckResult check_performance(const Context& ctx, const LabRubric& lab, const LabPrograms& programs,
                               const std::function<void()>& timed_over = {});
 
 // A check worth its points only when it passes; a waived one is worth nothing either way.

@@ -111,7 +111,6 @@ struct LabGrading {
   // correctness check (grade_labs says when), and its result once it did.
   bool safety_beside = false;
   std::future<grade::CheckResult> safety{};
-  std::optional<grade::PerformanceCases> performance{};  // on a GPU, written before the round that times it
 
   void record(grade::CheckResult c) {
     log.add(grade::check_text(c));
@@ -238,7 +237,7 @@ void grade_performance(const grade::Context& ctx, LabGrading& g, const std::func
   if (!ctx.quick && l.points_performance == 0) {
     g.off("performance");
   } else if (!ctx.quick && (g.why_skipped.empty() || ctx.backend == "cpu")) {
-    g.record(grade::check_performance(ctx, l, g.programs, g.performance ? &*g.performance : nullptr, timed_over));
+    g.record(grade::check_performance(ctx, l, g.programs, timed_over));
   } else if (!ctx.quick) {
     g.skipped("performance", l.points_performance);
   }
@@ -352,17 +351,11 @@ class InOrder {
 // of timed passes (grading/core/turns.h's KeptAlone), which has the GPU alone: its programs set
 // their cases up side by side, then time their calls one after another.
 void time_labs(const grade::Context& ctx, std::vector<LabGrading>& gradings, InOrder& in_order) {
-  // Each timed lab's cases first, side by side: in the round the other graders would wait for them.
-  std::vector<LabGrading*> timed;
-  for (LabGrading& g : gradings) {
-    if (g.why_skipped.empty() && g.rubric->points_performance > 0) timed.push_back(&g);
-  }
-  run_at_once(timed.size(), int(timed.size()), [&](size_t i) {
-    timed[i]->performance = grade::performance_cases(ctx, *timed[i]->rubric, timed[i]->programs);
-  });
   // No round where nothing is timed (every lab stopped before its performance check): taking the
   // GPU's timer and saying it wants the GPU alone would still make the other graders' runs drain.
-  const bool times = !timed.empty();
+  const bool times = std::any_of(gradings.begin(), gradings.end(), [](const LabGrading& g) {
+    return g.why_skipped.empty() && g.rubric->points_performance > 0;
+  });
   std::optional<grade::KeptAlone> kept;
   if (times) kept.emplace(grade::gpu_turns(ctx));
   std::atomic<size_t> to_time{gradings.size()};
