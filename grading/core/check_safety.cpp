@@ -1,6 +1,5 @@
 // The safety check: the safety shape under compute-sanitizer on a GPU; on the CPU backend, in
 // three thread orders and in the AddressSanitizer and ThreadSanitizer builds.
-#include <future>
 #include <random>
 #include <string>
 #include <vector>
@@ -24,31 +23,22 @@ void fail(CheckResult* c, const std::string& what, const std::vector<std::string
   c->details.insert(c->details.end(), lines.begin(), lines.end());
 }
 
-// On a GPU: the safety shape under each of compute-sanitizer's tools, and the race shape, where
-// the rubric has one, under racecheck; the first to fail, in that order, fails the check. The
-// runs go side by side: each is a program of its own on its own cases, and one after another
-// they were most of a lab's time in a class's run (2 to 8 s each on the H200, 8 graders at once).
+// On a GPU: the safety shape under each of compute-sanitizer's tools, until one fails; then the
+// race shape, where the rubric has one, under racecheck.
 void run_compute_sanitizer(const Context& ctx, const LabRubric& lab, const LabPrograms& programs, CheckResult* c) {
   if (!ctx.have_compute_sanitizer) {
     c->status = Status::kWaived;
     c->details.push_back("waived: compute-sanitizer is not installed");
-    return;
   }
   std::vector<std::pair<const char*, lab::Case>> runs = {{"memcheck", lab.safety_shape}, {"racecheck", lab.safety_shape},
                                                          {"synccheck", lab.safety_shape}};
   if (!lab.race_shape.empty()) runs.push_back({"racecheck", lab.race_shape});
-  std::vector<std::future<tools::RunResult>> results;
   for (const auto& [tool, shape] : runs) {
-    results.push_back(std::async(std::launch::async, [&ctx, &programs, tool = tool, shape = shape] {
-      const Cases cases = write_cases(ctx, tool, {shape});
-      return run_limited(ctx, programs.main, cases, {},
-                         {"compute-sanitizer", "--tool", tool, "--error-exitcode", "99", "--print-limit", "5"}, &programs.solution);
-    }));
-  }
-  for (size_t i = 0; i < runs.size(); ++i) {
-    const auto& [tool, shape] = runs[i];
-    const tools::RunResult r = results[i].get();
-    if (c->status != Status::kPass) continue;  // every run is waited for: none outlives the check
+    if (c->status != Status::kPass) break;
+    const Cases cases = write_cases(ctx, tool, {shape});
+    const tools::RunResult r = run_limited(ctx, programs.main, cases, {},
+                                           {"compute-sanitizer", "--tool", tool, "--error-exitcode", "99", "--print-limit", "5"},
+                                           &programs.solution);
     if (r.spawn_failed) {
       fail(c, "the program could not run: " + first_line(r.output), {});
     } else if (r.exited(99)) {

@@ -2,11 +2,9 @@
 
 #include <algorithm>
 #include <atomic>
-#include <condition_variable>
 #include <cstdio>
 #include <exception>
 #include <functional>
-#include <memory>
 #include <future>
 #include <mutex>
 #include <optional>
@@ -63,37 +61,6 @@ class LabLog {
   std::string kept_;
 };
 
-// What a lab's steps share: whether any computed a shape correctly, once each has been through
-// its correctness check. A lab in steps is built once, and its build graded once, with its last
-// step: its points count once any step computed a shape correctly. The steps go through their
-// checks side by side when labs are graded at once, so the last waits for the others' verdicts.
-class StepsCorrect {
- public:
-  // Another step joins the lab's (build_labs says so before any is graded).
-  void add_step() { ++others_; }
-  // Another step's correctness check is over (or ended by an error): CORRECT when it computed a
-  // shape correctly.
-  void step_over(bool correct) {
-    const std::lock_guard<std::mutex> hold(mutex_);
-    some_ |= correct;
-    ++over_;
-    changed_.notify_all();
-  }
-  // Whether any step computed a shape correctly: the last step's own verdict, CORRECT, and the
-  // others', once they are in.
-  bool any(bool correct) {
-    std::unique_lock<std::mutex> hold(mutex_);
-    changed_.wait(hold, [&] { return over_ == others_; });
-    return some_ || correct;
-  }
-
- private:
-  std::mutex mutex_;
-  std::condition_variable changed_;
-  bool some_ = false;
-  int others_ = 0, over_ = 0;
-};
-
 // One lab's grading (of a lab in steps, one step's), from its build's check to its result.
 struct LabGrading {
   const grade::LabRubric* rubric;
@@ -102,11 +69,11 @@ struct LabGrading {
   LabLog log;
   grade::LabResult result;
   std::string why_skipped;  // why the checks after correctness did not run; empty when they did
-  // Whether this step grades the lab's build (its last step does: StepsCorrect), and what the
-  // lab's steps share.
+  // A lab in steps is built once, and its build graded once, with the last step graded: its
+  // points count once any step computed a shape correctly. The lab's steps are graded in order,
+  // by one thread, and share SOME_CORRECT.
   bool grades_build = true;
-  std::shared_ptr<StepsCorrect> steps = std::make_shared<StepsCorrect>();
-  bool computes = false;  // whether the correctness check found a shape computed correctly
+  std::shared_ptr<bool> some_correct = std::make_shared<bool>(false);
   // Whether the safety check may start as soon as the main shapes pass, beside the rest of the
   // correctness check (grade_labs says when), and its result once it did.
   bool safety_beside = false;
@@ -158,10 +125,10 @@ void grade_correctness(const grade::Context& ctx, LabGrading& g) {
     }
     correctness = grade::check_correctness(ctx, l, g.programs, &main_correct, start_safety);
   }
-  g.computes = correctness.points > 0;
+  if (correctness.points > 0) *g.some_correct = true;
   if (g.grades_build) {
     // The build's points count once the lab computes something: a skeleton compiles too.
-    if (built && !g.steps->any(g.computes) && g.build.max_points > 0) {
+    if (built && !*g.some_correct && g.build.max_points > 0) {
       g.build.points = 0;
       g.build.details.push_back("it compiles; its points count once a shape is computed correctly" +
                                 std::string(l.step.count > 1 ? " by any step" : ""));
@@ -217,16 +184,7 @@ void grade_later_checks(const grade::Context& ctx, LabGrading& g) {
 void grade_checks(const grade::Context& ctx, LabGrading& g) {
   const grade::LabRubric& l = *g.rubric;
   g.result = grade::LabResult{l.step.id, l.file(), {}, l.step.title};
-  {
-    // However a step's correctness check ends, its verdict reaches the last step, which waits for it.
-    struct StepOver {
-      LabGrading& g;
-      ~StepOver() {
-        if (!g.grades_build) g.steps->step_over(g.computes);
-      }
-    } over{g};
-    grade_correctness(ctx, g);
-  }
+  grade_correctness(ctx, g);
   grade_later_checks(ctx, g);
 }
 
@@ -275,10 +233,11 @@ void run_at_once(size_t count, int jobs, const std::function<void(size_t)>& work
 // Every lab built, before any student code runs, so that each program's fingerprint is taken
 // before any can: first what the labs' builds share, then each lab's own build, side by side
 // when the shared part built. A lab in steps is built once, with its first step; the later
-// steps run what it made. On a GPU every lab builds at once, whatever JOBS: graders sharing the
-// build folder build one at a time (BuildLock), and a class's grader, given two labs at a time,
-// held the lock about 5 s a student building them two by two (11 s one by one), the other
-// graders' first runs waiting behind it (docs/results/grade-class-gpu-hand-over-h200.log).
+// steps run what it made. On a GPU every lab builds at once, whatever JOBS: graders that share
+// the build folder build one at a time (BuildLock), and a class's grader, given two labs at a
+// time, built them two by two, 8 s of builds a student at the median, so at least 4 s under the
+// lock; at once, a student's longest build took 3.0 to 3.2 s (classes of 20 on the H200:
+// docs/results/grade-class-gpu-work-h200.log).
 std::vector<LabGrading> build_labs(const grade::Context& ctx, const std::vector<const grade::LabRubric*>& labs,
                                    const std::string& build_stamp, int jobs) {
   std::vector<LabGrading> gradings;
@@ -311,8 +270,7 @@ std::vector<LabGrading> build_labs(const grade::Context& ctx, const std::vector<
       gradings.push_back(LabGrading{l, programs[i], builds[i], LabLog(jobs == 1 && !times_last(ctx)), {}, {}});
       if (!first) {
         gradings[i - 1].grades_build = false;
-        gradings[i].steps = gradings[i - 1].steps;
-        gradings[i].steps->add_step();
+        gradings[i].some_correct = gradings[i - 1].some_correct;
       }
     }
     // The ceilings' program, where a performance target comes from a ceiling (grading/core/targets.h):
@@ -370,18 +328,24 @@ void time_labs(const grade::Context& ctx, std::vector<LabGrading>& gradings, InO
   });
 }
 
-// Labs graded at once, JOBS at a time, a lab's steps as labs of their own: they share the GPU
-// for every check but their timed calls, which take it alone (grading/core/case_runs.cpp); on a
-// GPU they are timed last (time_labs). Each is taken in the rubric's order, so a lab's last
-// step, which waits for the verdicts of the steps before it (StepsCorrect), starts after them.
+// Labs graded at once, JOBS at a time: they share the GPU for every check but their timed calls,
+// which take it alone (grading/core/case_runs.cpp); on a GPU they are timed last (time_labs). A
+// lab's steps go through their other checks in order, one after another (LabGrading::grades_build).
 void grade_at_once(const grade::Context& ctx, std::vector<LabGrading>& gradings, int jobs) {
   const bool last = times_last(ctx);
   InOrder in_order(gradings);
-  run_at_once(gradings.size(), jobs, [&](size_t i) {
-    grade_checks(ctx, gradings[i]);
-    if (last) return;
-    grade_performance(ctx, gradings[i]);
-    in_order.done(i);
+  std::vector<size_t> lab_starts;
+  for (size_t i = 0; i < gradings.size(); ++i) {
+    if (i == 0 || gradings[i].rubric->folder != gradings[i - 1].rubric->folder) lab_starts.push_back(i);
+  }
+  run_at_once(lab_starts.size(), jobs, [&](size_t k) {
+    const size_t end = k + 1 < lab_starts.size() ? lab_starts[k + 1] : gradings.size();
+    for (size_t i = lab_starts[k]; i < end; ++i) {
+      grade_checks(ctx, gradings[i]);
+      if (last) continue;
+      grade_performance(ctx, gradings[i]);
+      in_order.done(i);
+    }
   });
   if (last) time_labs(ctx, gradings, in_order);
 }

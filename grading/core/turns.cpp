@@ -59,22 +59,13 @@ void Turns::share_with_graders(const std::string& lock_path, bool side_by_side) 
   side_by_side_ = side_by_side;
 }
 
-namespace {
-
-// Whether another holds PATH's lock (shared or exclusive). Takes it for an instant when no one does.
-bool held(const std::string& path) {
-  const int fd = open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+bool Turns::exclusive_wanted() const {
+  const int fd = open((lock_path_ + ".wanted").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
   if (fd < 0) return false;
-  const bool is_held = flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK;
+  const bool wanted = flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK;
   close(fd);
-  return is_held;
+  return wanted;
 }
-
-}  // namespace
-
-bool Turns::exclusive_wanted() const { return held(lock_path_ + ".wanted"); }
-
-bool Turns::round_asked() const { return held(lock_path_ + ".round"); }
 
 void Turns::hold_gpu(Kind kind) {
   if (lock_path_.empty()) return;
@@ -161,15 +152,13 @@ void Turns::take_exclusive() {
 void Turns::take_shared() {
   gpu_fd_ = through_gate(LOCK_SH);
   // A grader that wants it alone goes first: one that a grader letting go of it alone waited for
-  // (the next round, no other's run between them), or one waiting for the runs under way. Once,
-  // but while rounds are asked for: a grader alone whose runs follow one another (make grade)
-  // would otherwise go first each time, and a class's rounds are one a grading.
-  for (bool first = true; exclusive_wanted() && (first || round_asked()); first = false) {
-    close(gpu_fd_);
-    gpu_fd_ = -1;
-    close(locked(lock_path_ + ".wanted", LOCK_EX));  // until none wants it
-    gpu_fd_ = through_gate(LOCK_SH);
-  }
+  // (the next round, no other's run between them), or one waiting for the runs under way. Once:
+  // a grader alone whose runs follow one another (make grade) would otherwise go first each time.
+  if (!exclusive_wanted()) return;
+  close(gpu_fd_);
+  gpu_fd_ = -1;
+  close(locked(lock_path_ + ".wanted", LOCK_EX));  // until none wants it
+  gpu_fd_ = through_gate(LOCK_SH);
 }
 
 void Turns::let_go() {
@@ -206,16 +195,8 @@ void Turns::release_gpu() {
 
 void Turns::keep_alone() {
   // Not under gpu_mutex_: this grader's runs under way must be able to end while it waits.
-  const int round = lock_path_.empty() ? -1 : locked(lock_path_ + ".round", LOCK_SH);
-  std::pair<int, int> timer{-1, -1};
-  try {
-    if (!lock_path_.empty()) timer = take_timer();
-  } catch (...) {
-    if (round >= 0) close(round);
-    throw;
-  }
+  const std::pair<int, int> timer = lock_path_.empty() ? std::pair<int, int>{-1, -1} : take_timer();
   const std::lock_guard<std::mutex> hold(gpu_mutex_);
-  round_fd_ = round;
   std::tie(timer_fd_, wanted_fd_) = timer;
   timer_for_run_ = false;
   keeping_ = true;
@@ -226,8 +207,6 @@ void Turns::end_keeping() {
   keeping_ = false;
   // The timer first: a grader queued for it then says it wants the GPU before this one lets go.
   if (!timer_for_run_) close_timer();
-  if (round_fd_ >= 0) close(round_fd_);
-  round_fd_ = -1;
   let_go();
 }
 

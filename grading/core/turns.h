@@ -42,11 +42,12 @@
 // alone, and says it wants it (the wanted file) from then until it has it; one queued for the
 // timer holds the queue file shared. A grader letting go of the GPU alone gives the timer up
 // first, and, while one is queued, waits a moment for it to say it wants the GPU; a grader taking
-// the GPU shared lets it go again while one wants it alone: once, and again as long as a grader
-// has asked for a round (the round file, held shared from then until its round ends). So one
-// round follows another with no other grader's run between them, none of which would have to end
-// first: letting a shared run go once only, a grader queued behind two rounds waited 5 s for a
-// run that had let the first go before (a class of 20 on the H200, 2026-11-30, call Y).
+// the GPU shared lets it go again while one wants it alone. So one round follows another with no
+// other grader's run between them, none of which would have to end first; but for a run that let
+// the first of them go, which does not let the second go too (once in a class's 20 rounds on the
+// H200, 5 s). A version that let it go as long as rounds were asked for (2026-11-30) chained the
+// rounds, and its classes took longer: 323 and 326 s against 306 and 308 s
+// (docs/results/grade-class-gpu-work-h200.log).
 #pragma once
 
 #include <condition_variable>
@@ -68,9 +69,9 @@ class Turns {
   // Ends a turn that enter() gave.
   void leave();
 
-  // Shares the GPU with other graders through the lock file LOCK_PATH, its gate, wanted, timer,
-  // queue and round files (LOCK_PATH with ".gate", ".wanted", ".timer", ".queue", ".round"
-  // added), made if missing; "" shares it with no one.
+  // Shares the GPU with other graders through the lock file LOCK_PATH, its gate, wanted, timer
+  // and queue files (LOCK_PATH with ".gate", ".wanted", ".timer", ".queue" added), made if
+  // missing; "" shares it with no one.
   // SIDE_BY_SIDE: a class's grader, whose runs but its timed passes go beside other such
   // graders' runs.
   void share_with_graders(const std::string& lock_path, bool side_by_side = false);
@@ -101,10 +102,8 @@ class Turns {
   void end_timed_stage(bool over);
 
  private:
-  // Whether another grader waits to take the GPU exclusively (holds the wanted file), and whether
-  // one has asked for a round that has not ended (holds the round file).
+  // Whether another grader waits to take the GPU exclusively (holds the wanted file).
   bool exclusive_wanted() const;
-  bool round_asked() const;
   // Closes the lock file when no run holds it and it is not kept; gpu_mutex_ held.
   void let_go();
   // Before the GPU alone is let go: the timer, and a moment for a grader queued for it.
@@ -128,7 +127,6 @@ class Turns {
   int gpu_runs_ = 0;      // the runs that hold it
   int timer_fd_ = -1;     // the timer file, while this grader holds it
   int wanted_fd_ = -1;    // the wanted file, from the timer until the GPU is taken alone
-  int round_fd_ = -1;     // the round file, from asking for a round's timer until the round ends
   bool timer_for_run_ = false;  // taken for a run alone (let go with the lock file), not a round
   std::mutex mutex_;
   std::condition_variable changed_;

@@ -108,25 +108,6 @@ TEST_CASE("a lab in steps: STEP= grades one step, a file grades the steps it def
   }
 }
 
-TEST_CASE("a lab's steps graded side by side: the build's point comes with an earlier step that computes" *
-          doctest::skip(lab_test::kNoCpuSolutions)) {
-  // Step 1 alone defined: the last step, not done, is over at once, and must wait for step 1's
-  // verdict before it grades the lab's build.
-  const tools::RunResult made = tools::run_command({"scripts/make-variant", "tests/fixtures/step_variants.txt", "only_step1_03"});
-  REQUIRE_MESSAGE(made.exited(0), made.output);
-  const std::string src = "build/grade-test-src/only_step1_03";
-  std::filesystem::create_directories(src + "/03_matmul_register");
-  std::ofstream(src + "/03_matmul_register/matmul_register.cu") << made.output;
-  const Graded g = grade_fast(src, "03", {"--jobs", "3"}, {}, "build/grade-test-reports/only-step1");
-  CAPTURE(g.run.output);
-  CHECK(g.run.exited(0));
-  CHECK(contains(g.run.output, "\nlab 03, step 1: 5/5\n"));
-  CHECK(contains(g.run.output, "\nlab 03, step 2: 0/5\n"));
-  CHECK(contains(g.run.output, "  build: OK"));
-  CHECK_FALSE(contains(g.run.output, "its points count once"));
-  CHECK(contains(g.run.output, "\nlab 03, step 3: 1/6\n"));
-}
-
 TEST_CASE("LAB= a list grades those labs, in the table's order; a name in it that is no lab grades nothing" *
           doctest::skip(lab_test::kNoCpuSolutions)) {
   // The skeletons as handed out: each lab says it is not started, and runs no shape.

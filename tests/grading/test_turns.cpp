@@ -83,25 +83,7 @@ struct Runs {
 
 // The files of the GPU's lock LOCK (turns.h names them), which a test leaves behind.
 void remove_lock_files(const std::string& lock) {
-  for (const char* file : {"", ".gate", ".wanted", ".timer", ".queue", ".round"}) std::remove((lock + file).c_str());
-}
-
-// A round of grader GRADER of RUNS that asks for the GPU now, in a thread of its own: one timed
-// program, NAME, which sets up and times for half a tick each.
-std::thread queued_round(Runs& runs, size_t grader, const std::string& name) {
-  return std::thread([&runs, grader, name] {
-    runs.graders[grader].keep_alone();
-    {
-      grade::Turn turn(runs.graders[grader], Kind::student, true);
-      runs.log("+setup " + name);
-      std::this_thread::sleep_for(std::chrono::milliseconds(tick_ms / 2));
-      turn.ready();
-      std::this_thread::sleep_for(std::chrono::milliseconds(tick_ms / 2));
-      turn.timed();
-      runs.log("-" + name);
-    }
-    runs.graders[grader].end_keeping();
-  });
+  for (const char* file : {"", ".gate", ".wanted", ".timer", ".queue"}) std::remove((lock + file).c_str());
 }
 
 // The events in one line, for a failing check's message.
@@ -292,7 +274,19 @@ TEST_SUITE("turns") {
     runs.graders[0].keep_alone();
     runs.start_timed("t1", 1, 1);
     std::this_thread::sleep_for(std::chrono::milliseconds(tick_ms / 2));
-    std::thread queued = queued_round(runs, 2, "u1");
+    std::thread queued([&] {
+      runs.graders[2].keep_alone();
+      {
+        grade::Turn turn(runs.graders[2], Kind::student, true);
+        runs.log("+setup u1");
+        std::this_thread::sleep_for(std::chrono::milliseconds(tick_ms / 2));
+        turn.ready();
+        std::this_thread::sleep_for(std::chrono::milliseconds(tick_ms / 2));
+        turn.timed();
+        runs.log("-u1");
+      }
+      runs.graders[2].end_keeping();
+    });
     std::this_thread::sleep_for(std::chrono::milliseconds(tick_ms / 2));
     runs.start("b", Kind::student, 0.5, 1);
     std::this_thread::sleep_for(std::chrono::milliseconds(3 * tick_ms));
@@ -303,32 +297,6 @@ TEST_SUITE("turns") {
     const std::string all = joined(events);
     CAPTURE(all);
     CHECK(events == std::vector<std::string>{"+setup t1", "+time t1", "-time t1", "-t1", "end", "+setup u1", "-u1", "+b", "-b"});
-    remove_lock_files(lock);
-  }
-
-  // A shared run lets a grader that wants the GPU alone go first once; rounds asked for keep it
-  // waiting, each following the one before.
-  TEST_CASE("rounds queued one behind another go back to back, before a shared run that let the first go") {
-    const std::string lock = "build/test/turns-rounds-" + std::to_string(getpid()) + ".lock";
-    Runs runs(4, lock, true);
-    runs.graders[0].keep_alone();
-    runs.start_timed("t1", 1, 1);
-    std::this_thread::sleep_for(std::chrono::milliseconds(tick_ms / 2));
-    std::thread second = queued_round(runs, 2, "u1");
-    std::this_thread::sleep_for(std::chrono::milliseconds(tick_ms / 2));
-    std::thread third = queued_round(runs, 3, "v1");
-    std::this_thread::sleep_for(std::chrono::milliseconds(tick_ms / 2));
-    runs.start("b", Kind::student, 0.5, 1);
-    std::this_thread::sleep_for(std::chrono::milliseconds(2 * tick_ms));
-    runs.log("end");  // t1 ended half a tick ago
-    runs.graders[0].end_keeping();
-    second.join();
-    third.join();
-    const std::vector<std::string> events = runs.finish();
-    const std::string all = joined(events);
-    CAPTURE(all);
-    CHECK(events == std::vector<std::string>{"+setup t1", "+time t1", "-time t1", "-t1", "end", "+setup u1", "-u1", "+setup v1", "-v1",
-                                             "+b", "-b"});
     remove_lock_files(lock);
   }
 
