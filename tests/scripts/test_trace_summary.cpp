@@ -108,6 +108,8 @@ TEST_CASE("a timed pass's calls alone may go beside its own grading's timed pass
   CHECK(tools::contains(r.output, "alone 1.0 s"));
   CHECK(tools::contains(r.output, "stretches of the GPU alone per grading: 0 to 1, 1 in all"));
   CHECK(tools::contains(r.output, "on m:0, rounds 1: 3.5 s in all, median 3.5 s"));
+  // From b-2's run at 98 to the round's end at 103.5, less the round: b-2's one program in 2 s.
+  CHECK(tools::contains(r.output, "on m:0, programs started outside the rounds: 1 in 2.0 s, 0.5 a second"));
   // Each grading's round, wherever its runs are in its file.
   const std::string chain = class_out("rounds", {{"a-1", round},
                                                  {"b-2", timed(107, 1, "shared", "performance-eeeeee", "transpose") +
