@@ -43,11 +43,11 @@
 // timer holds the queue file shared. A grader letting go of the GPU alone gives the timer up
 // first, and, while one is queued, waits a moment for it to say it wants the GPU; a grader taking
 // the GPU shared lets it go again while one wants it alone. So one round follows another with no
-// other grader's run between them, none of which would have to end first; but for a run that let
-// the first of them go, which does not let the second go too (once in a class's 20 rounds on the
-// H200, 5 s). A version that let it go as long as rounds were asked for (2026-11-30) chained the
-// rounds, and its classes took longer: 323 and 326 s against 306 and 308 s
-// (docs/results/grade-class-gpu-work-h200.log).
+// other grader's run between them, none of which would have to end first. Not quite: a shared run
+// that let the first of two queued rounds go does not let the second go too, which then waits for
+// it (once in a class's 20 rounds on the H200, 5 s). A version that let it go as long as rounds
+// were asked for (2026-11-30) chained the rounds, and its classes took longer: 323 and 326 s
+// against 306 and 308 s (docs/results/grade-class-gpu-work-h200.log).
 #pragma once
 
 #include <condition_variable>
