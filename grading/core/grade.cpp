@@ -410,6 +410,9 @@ int main(int argc, char** argv) {
   for (const char* name : {"MAKEFLAGS", "MFLAGS", "MAKELEVEL", "SEED"}) unsetenv(name);
   const Options o = parse_options(argc, argv);
   grade::limit_cores(int(o.cores));
+  // A CPU-backend program runs a thread per online CPU unless told otherwise: the cores this
+  // grader may use (its affinity, a container's CPU quota, --cores) rather than the host's.
+  setenv("CPUSIM_THREADS", std::to_string(grade::usable_cores()).c_str(), /*overwrite=*/0);
   if (o.quick) command_name = "make check";
   choose_report_folder(o.out, o.quick);
   const grade::Rubric rubric = load_rubric(o.rubric_path);
