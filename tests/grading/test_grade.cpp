@@ -108,6 +108,23 @@ TEST_CASE("a lab in steps: STEP= grades one step, a file grades the steps it def
   }
 }
 
+TEST_CASE("the CPU backend's programs run on the grader's cores (CPUSIM_THREADS), unless its environment says otherwise" *
+          doctest::skip(lab_test::kNoCpuSolutions)) {
+  // A lab 01 that computes only when told one thread.
+  const tools::RunResult made = tools::run_command({"scripts/make-variant", "tests/fixtures/environment_variants.txt", "one_thread_01"});
+  REQUIRE_MESSAGE(made.exited(0), made.output);
+  const std::string src = "build/grade-test-src/one_thread_01";
+  std::filesystem::create_directories(src + "/01_matmul_naive");
+  std::ofstream(src + "/01_matmul_naive/matmul_naive.cu") << made.output;
+  const Graded one = grade_fast(src, "01", {"--cores", "1"}, {}, "build/grade-test-reports/one-thread");
+  CAPTURE(one.run.output);
+  CHECK(contains(check_line(one.run.output, "correctness"), ": OK"));
+  // Set by whoever runs the grader, it stays.
+  const Graded two = grade_fast(src, "01", {"--cores", "1"}, {"CPUSIM_THREADS=2"}, "build/grade-test-reports/two-threads");
+  CAPTURE(two.run.output);
+  CHECK(contains(check_line(two.run.output, "correctness"), ": FAIL"));
+}
+
 TEST_CASE("LAB= a list grades those labs, in the table's order; a name in it that is no lab grades nothing" *
           doctest::skip(lab_test::kNoCpuSolutions)) {
   // The skeletons as handed out: each lab says it is not started, and runs no shape.
