@@ -256,6 +256,17 @@ Cases write_cases(const Context& ctx, const std::string& name, const std::vector
   return out;
 }
 
+Cases repeat_cases(const Cases& from) {
+  Cases out = from;
+  const size_t n = from.cases.size();
+  for (lab::ServeCase& c : out.cases) c.id += int(n);
+  // Each input file again under its twin's id: "3.in0" as "(n + 3).in0".
+  const tools::RunResult cp = tools::run_command(
+      {"sh", "-c", "cd \"$0\" && for f in *.in*; do cp \"$f\" \"$(( ${f%%.*} + $1 )).${f#*.}\" || exit 1; done", from.dir, std::to_string(n)});
+  if (!cp.exited(0)) throw CannotGrade("cannot copy the cases in " + from.dir + ": " + cp.describe() + "\n" + cp.output);
+  return out;
+}
+
 Cases copy_cases(const Context& ctx, const Cases& from, const std::string& name, bool zero_fill) {
   Cases out = from;
   out.dir = make_dir(ctx, name);
@@ -386,25 +397,37 @@ class TimedCaseWatch {
   std::exception_ptr error_;
 };
 
-// One try of serve_pass, its runs at GPU place USE. Long because it is one loop, a run of the
-// program each round, whose callbacks (started, advance, stop_early) share the case being run,
-// when it started and the pass's clock: helpers would each have to be handed all three.
-Pass serve_pass_once(const Context& ctx, const Program& program, const Cases& cases, const std::vector<size_t>& which,
-                     const std::vector<std::string>& env, const Limits& limits, GpuUse use) {
+// One try of serve_pass, its runs at GPU place USE. When TWINS is not 0, case i + TWINS is case i
+// run again (serve_twice), LIMITS.total is both passes' time and the first runs have half of it,
+// as a pass of their own; a case stopped here has its twin dropped from the runs to come: it would
+// only fail or hang again. Long because it is one loop, a run of the program each round, whose
+// callbacks (started, advance, stop_early) share the case being run, when it started and the
+// pass's clock: helpers would each have to be handed all three.
+Pass serve_pass_once(const Context& ctx, const Program& program, const Cases& cases, std::vector<size_t> which,
+                     const std::vector<std::string>& env, const Limits& limits, GpuUse use, size_t twins) {
   Pass pass;
   pass.seconds.assign(cases.cases.size(), -1);
   pass.stopped.assign(cases.cases.size(), "");
   const bool gpu = ctx.backend == "gpu";
   PassClock clock(!gpu, cases.dir + "/started", kStartLimitGpu);
+  const double pass_time = twins > 0 ? limits.total / 2 : limits.total;
+  auto deadline = [&](size_t k) { return k < which.size() && (twins == 0 || which[k] < twins) ? pass_time : limits.total; };
+  auto drop_twin = [&](size_t i, size_t from) {
+    if (twins > 0 && i < twins) which.erase(std::remove(which.begin() + long(from), which.end(), i + twins), which.end());
+  };
   size_t next = 0;
   while (next < which.size()) {
-    const double left = limits.total - clock.now();
-    if (left <= 0) {
-      for (size_t k = next; k < which.size(); ++k) {
-        pass.stopped[which[k]] = fmt("not run: the time for all shapes (%.0f s: ", limits.total) + limits.basis + ") ran out";
+    if (clock.now() >= deadline(next)) {
+      // Every case whose time is over is not run: all that are left, or the rest of the first runs.
+      while (next < which.size() && clock.now() >= deadline(next)) {
+        const size_t i = which[next];
+        pass.stopped[i] = fmt("not run: the time for all shapes (%.0f s: ", pass_time) + limits.basis + ") ran out";
+        which.erase(which.begin() + long(next));
+        drop_twin(i, next);
       }
-      break;
+      continue;
     }
+    const double left = limits.total - clock.now();
     write_case_list(cases, std::vector<size_t>(which.begin() + long(next), which.end()));
     size_t current = next;
     double case_start = clock.now();
@@ -446,7 +469,7 @@ Pass serve_pass_once(const Context& ctx, const Program& program, const Cases& ca
       if (!clock.counting()) return slow_start = clock.slow_start();
       const double now = clock.now();
       too_slow = current < which.size() && now - case_start > limits.per_case[which[current]];
-      out_of_time = now >= limits.total;
+      out_of_time = now >= deadline(current);
       return too_slow || out_of_time;
     };
     control.started = started;
@@ -476,6 +499,7 @@ Pass serve_pass_once(const Context& ctx, const Program& program, const Cases& ca
                             ? "timed out: the time for all shapes (" + limits.basis + ") ran out during this shape"
                             : "the program " + r.describe() + " before finishing this shape";
       if (pass.failed_output.empty()) pass.failed_output = r.output;
+      drop_twin(i, current);
       ++current;
     }
     next = current;
@@ -483,16 +507,46 @@ Pass serve_pass_once(const Context& ctx, const Program& program, const Cases& ca
   return pass;
 }
 
-}  // namespace
-
-Pass serve_pass(const Context& ctx, const Program& program, const Cases& cases, const std::vector<size_t>& which,
-                const std::vector<std::string>& env, const Limits& limits, bool timed) {
-  const Pass pass = serve_pass_once(ctx, program, cases, which, env, limits, timed ? GpuUse::timed : GpuUse::shared);
+// serve_pass, its twins as serve_pass_once's.
+Pass serve_pass_tries(const Context& ctx, const Program& program, const Cases& cases, const std::vector<size_t>& which,
+                      const std::vector<std::string>& env, const Limits& limits, bool timed, size_t twins) {
+  const Pass pass = serve_pass_once(ctx, program, cases, which, env, limits, timed ? GpuUse::timed : GpuUse::shared, twins);
   // A timed pass sets its case up beside the other programs of its round, which may hold the
   // memory or the time it lacked.
   if (!(gpu_turns(ctx).side_by_side() || timed) || program.on_cores || !pass.may_be_others) return pass;
   for (size_t i : which) forget_result(cases, i);
-  return serve_pass_once(ctx, program, cases, which, env, limits, GpuUse::alone);
+  return serve_pass_once(ctx, program, cases, which, env, limits, GpuUse::alone, twins);
+}
+
+}  // namespace
+
+Pass serve_pass(const Context& ctx, const Program& program, const Cases& cases, const std::vector<size_t>& which,
+                const std::vector<std::string>& env, const Limits& limits, bool timed) {
+  return serve_pass_tries(ctx, program, cases, which, env, limits, timed, 0);
+}
+
+std::pair<Pass, Pass> serve_twice(const Context& ctx, const Program& program, const Cases& cases, const Cases& again,
+                                  const std::vector<size_t>& which, const std::vector<std::string>& env, const Limits& limits) {
+  const size_t n = cases.cases.size();
+  // One list of 2n cases in the one folder; serve_pass_tries reads no inputs, only their files.
+  Cases both;
+  both.dir = cases.dir;
+  both.cases = cases.cases;
+  both.cases.insert(both.cases.end(), again.cases.begin(), again.cases.end());
+  std::vector<size_t> order = which;
+  for (size_t i : which) order.push_back(n + i);
+  Limits twice = limits;
+  twice.per_case.insert(twice.per_case.end(), limits.per_case.begin(), limits.per_case.end());
+  twice.total = 2 * limits.total;
+  const Pass run = serve_pass_tries(ctx, program, both, order, env, twice, false, n);
+  std::pair<Pass, Pass> out;
+  for (auto [pass, from] : {std::pair{&out.first, size_t(0)}, std::pair{&out.second, n}}) {
+    pass->seconds.assign(run.seconds.begin() + long(from), run.seconds.begin() + long(from + n));
+    pass->stopped.assign(run.stopped.begin() + long(from), run.stopped.begin() + long(from + n));
+    pass->may_be_others = run.may_be_others;
+  }
+  out.first.failed_output = run.failed_output;
+  return out;
 }
 
 std::string CaseVerdict::describe(const lab::Case& shape) const {

@@ -9,6 +9,7 @@
 #include <chrono>
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "common/compare.h"
@@ -95,6 +96,10 @@ Cases write_cases(const Context& ctx, const std::string& name, const std::vector
 // The same cases and inputs in a fresh folder; `zero_fill` starts every output at 0.0f.
 Cases copy_cases(const Context& ctx, const Cases& from, const std::string& name, bool zero_fill = false);
 
+// The same cases and inputs again in FROM's folder, as cases of their own (case i's id plus the
+// number of cases), for two passes in one process (serve_twice).
+Cases repeat_cases(const Cases& from);
+
 // Time limits, in seconds.
 struct Limits {
   std::vector<double> per_case;
@@ -131,6 +136,15 @@ struct Pass {
 // (its round's other programs hold theirs while it sets up).
 Pass serve_pass(const Context& ctx, const Program& program, const Cases& cases, const std::vector<size_t>& which,
                 const std::vector<std::string>& env, const Limits& limits, bool timed = false);
+
+// Two passes over the cases WHICH in one process, each with LIMITS (the second's time for all
+// shapes, from the first's end, gets what the first left too): CASES's, then AGAIN's (CASES
+// repeated: repeat_cases), the second only for the cases the first did not stop (a crash or a hang
+// of one shape costs one run of the program, not two). What serve_pass would leave of each pass.
+// On a GPU the second pass is the same program run again on the same inputs, for a race to show;
+// in one process it saves a CUDA context's start, a third of a second of the machine's CPU.
+std::pair<Pass, Pass> serve_twice(const Context& ctx, const Program& program, const Cases& cases, const Cases& again,
+                                  const std::vector<size_t>& which, const std::vector<std::string>& env, const Limits& limits);
 
 // The verdict on one case: what the program wrote back, compared with the reference.
 struct CaseVerdict {

@@ -1,5 +1,6 @@
 // The correctness check: every shape of the rubric, run twice on the same inputs (two thread
-// orders on the CPU backend), against fp64 references this process computes.
+// orders on the CPU backend, in two processes; on a GPU in one), against fp64 references this
+// process computes.
 
 #include <algorithm>
 #include <cmath>
@@ -194,6 +195,12 @@ void merge(Pass* whole, const Pass& part, const std::vector<size_t>& which) {
 // GPU's runs lose theirs for real; its counting build (--counts model) counts the technique only.
 bool runs_watched_pass(const Context& ctx, const LabPrograms& programs) { return ctx.backend == "cpu" && !programs.watched.path.empty(); }
 
+// Whether the first two passes run in one process (serve_twice): on a GPU, where the second is the
+// first again. The CPU backend's differ in thread order, which its programs read at their start.
+// (A launcher that kept its outputs by shape could give the second run the first's: the race it
+// would hide then fails the first run as often, and compute-sanitizer's racecheck runs apart.)
+bool passes_together(const Context& ctx) { return ctx.backend == "gpu"; }
+
 Passes start_passes(const Context& ctx, const LabRubric& lab, const LabPrograms& programs, const Cases& cases) {
   Passes p;
   const size_t n = lab.shapes.size();
@@ -201,7 +208,7 @@ Passes start_passes(const Context& ctx, const LabRubric& lab, const LabPrograms&
     pass->seconds.assign(n, -1);
     pass->stopped.assign(n, "");
   }
-  p.again = copy_cases(ctx, cases, "correctness-again");
+  p.again = passes_together(ctx) ? repeat_cases(cases) : copy_cases(ctx, cases, "correctness-again");
   if (runs_watched_pass(ctx, programs)) p.watched_cases = copy_cases(ctx, cases, "correctness-watched");
   return p;
 }
@@ -217,18 +224,30 @@ Pass serve_part(const Context& ctx, const Program& program, const Cases& cases, 
   return part;
 }
 
-// The three passes over the shapes GROUP, into P.
+// The three passes over the shapes GROUP, into P; on a GPU the first two in one process.
 void run_passes(const Context& ctx, const LabRubric& lab, const LabPrograms& programs, const Cases& cases,
                 const Counted& counted, const std::vector<size_t>& group, Passes* p) {
   if (group.empty()) return;
-  const Pass first = serve_part(ctx, programs.main, cases, group, kFirstPass.env, counted.limits, &p->spent_first);
-  merge(&p->first, first, group);
-  std::vector<size_t> finished;
-  for (size_t i : group) {
-    if (first.seconds[i] >= 0) finished.push_back(i);
+  auto finished_in = [&](const Pass& first) {
+    std::vector<size_t> finished;
+    for (size_t i : group) {
+      if (first.seconds[i] >= 0) finished.push_back(i);
+    }
+    return finished;
+  };
+  std::vector<size_t> finished, again;
+  if (passes_together(ctx)) {
+    const auto [first, second] = serve_twice(ctx, programs.main, cases, p->again, group, {}, counted.limits);
+    merge(&p->first, first, group);
+    finished = again = finished_in(first);
+    merge(&p->second, second, again);
+  } else {
+    const Pass first = serve_part(ctx, programs.main, cases, group, kFirstPass.env, counted.limits, &p->spent_first);
+    merge(&p->first, first, group);
+    finished = finished_in(first);
+    again = second_pass_shapes(ctx, lab, cases, first, finished);
+    merge(&p->second, serve_part(ctx, programs.main, p->again, again, kSecondPass.env, counted.limits, &p->spent_second), again);
   }
-  const std::vector<size_t> again = second_pass_shapes(ctx, lab, cases, first, finished);
-  merge(&p->second, serve_part(ctx, programs.main, p->again, again, kSecondPass.env, counted.limits, &p->spent_second), again);
   p->second_shapes.insert(p->second_shapes.end(), again.begin(), again.end());
   if (!runs_watched_pass(ctx, programs)) return;
   const std::vector<size_t> watched = watched_shapes(lab, finished);

@@ -322,6 +322,37 @@ TEST_CASE("a crash at one shape costs that shape only, and the later checks wait
   CHECK(last_line(g.run.output) == "Score: 6.7/8");
 }
 
+// On a GPU only (make test there): the second correctness pass is the first again, in the same
+// process (grading/core/case_runs.h's serve_twice). After the crash at M = 65 a fresh process goes
+// on, without M = 65's second run, which would only crash again: two processes in all; three if
+// it ran (and crashed) again.
+TEST_CASE("on a GPU, a shape's two correctness runs share a process, and a crash costs one more process only" *
+          doctest::skip(lab_test::kNoGpuSolutions)) {
+  const std::string dir = "build/grade-test-reports/twice-gpu";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const std::string trace = dir + "/runs.tsv";
+  const Graded g = grade_fast("build/corpus/crash_at_65_01", "01", {"--backend", "gpu", "--trace-runs", trace}, {}, dir + "/out");
+  CAPTURE(g.run.output);
+  REQUIRE(g.run.exited(0));
+  CHECK(contains(g.run.output, "2 of 3 shapes correct"));
+  CHECK(contains(g.run.output, "M=65 N=70 K=40: the program killed by SIGILL before finishing this shape"));
+  const std::string runs = read_file(trace);
+  CAPTURE(runs);
+  int student_correctness_runs = 0;
+  std::istringstream lines(runs);
+  for (std::string line; std::getline(lines, line);) {
+    std::vector<std::string> field;
+    std::istringstream fields(line);
+    for (std::string f; std::getline(fields, f, '\t');) field.push_back(f);
+    REQUIRE(field.size() == 8);
+    // The student's correctness folder, "correctness-" and mkdtemp's six letters, not the solution's
+    // ("correctness-solution-...") or another pass's.
+    student_correctness_runs += field[6].rfind("correctness-", 0) == 0 && field[6].size() == 18 && field[5] == "-";
+  }
+  CHECK(student_correctness_runs == 2);
+}
+
 // The solutions, which cap it, pass the same shape in the grading of every solution above
 // (grading/rubric.txt's tall shapes of labs 02 and 04).
 TEST_CASE("the grid limit: a launcher must cap the grid at 65535 blocks along y, on every backend" * doctest::skip(lab_test::kNoCpuSolutions)) {
