@@ -146,7 +146,8 @@ Pass serve_pass(const Context& ctx, const Program& program, const Cases& cases, 
 std::pair<Pass, Pass> serve_twice(const Context& ctx, const Program& program, const Cases& cases, const Cases& again,
                                   const std::vector<size_t>& which, const std::vector<std::string>& env, const Limits& limits);
 
-// The verdict on one case: what the program wrote back, compared with the reference.
+// The verdict on one case: what the program wrote back, compared with the reference
+// (grading/core/case_verdicts.cpp).
 struct CaseVerdict {
   bool pass = false;
   bool complete = false;      // the output came back clean and holds no poison: every element written

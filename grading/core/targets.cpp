@@ -29,11 +29,6 @@ const char* const kHeader =
     "# other GPUs stay. Fields, separated by tabs: gpu (as nvidia-smi names it), part (rubric\n"
     "# section), shape (the rubric's performance_shape), ceiling, share, date, commit, source.\n";
 
-std::string read_text(const std::string& path) {
-  std::ifstream in(path);
-  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
-
 }  // namespace
 
 std::string today() {
@@ -59,7 +54,7 @@ bool load_targets(const std::string& path, std::vector<lab::Target>* targets, st
     *error = "cannot read " + path;
     return false;
   }
-  return lab::parse_targets(read_text(path), path, targets, error);
+  return lab::parse_targets(tools::read_text(path), path, targets, error);
 }
 
 Program build_ceilings(const Context& ctx) {

@@ -28,8 +28,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "common/cli.h"
 #include "tools/descendants.h"
@@ -167,13 +165,6 @@ std::vector<grade::Override> class_overrides(const Options& o, const std::vector
 [[noreturn]] void cannot_run(const std::string& why) {
   std::fprintf(stderr, "make grade-class: %s\n", why.c_str());
   std::exit(lab::kExitCannotRun);
-}
-
-std::string read_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
 }
 
 }  // namespace class_grading

@@ -22,9 +22,6 @@ namespace class_grading {
 // Says why on stderr and exits with status 2 (lab::kExitCannotRun).
 [[noreturn]] void cannot_run(const std::string& why);
 
-// The file's bytes; "" when it cannot be read.
-std::string read_text(const std::string& path);
-
 // The command line's (parse_options in grade_class.cpp says what each is).
 struct Options {
   std::string submissions, out = "build/class", roster, lab, backend, rubric = "grading/rubric.txt", build_dir;

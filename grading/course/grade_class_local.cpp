@@ -23,6 +23,7 @@
 #include "grading/course/class/submitted.h"
 #include "grading/course/class/time_left.h"
 #include "grading/course/grade_class.h"
+#include "tools/text.h"
 
 namespace class_grading {
 
@@ -181,7 +182,7 @@ Standing standing(const Class& c, const grade::Student& s) {
   row.report = "students/" + s.slug + "/report";
   st.stamp = grade::lab_files_fingerprint(p.root, c.labs) + " seed " + std::to_string(row.seed) + " rubric " + c.rubric_fingerprint +
              " lab " + c.o.lab + " " + c.backend + (c.counts.empty() ? "" : " counts " + c.counts) + "\n";
-  st.done = read_text(st.dir + "/done") == st.stamp && grade::read_results(st.dir + "/report/results.json", p.root, c.labs, &row);
+  st.done = tools::read_text(st.dir + "/done") == st.stamp && grade::read_results(st.dir + "/report/results.json", p.root, c.labs, &row);
   return st;
 }
 

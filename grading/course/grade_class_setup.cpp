@@ -20,6 +20,7 @@
 #include "tools/subprocess.h"
 #include "grading/course/class/hash.h"
 #include "grading/course/grade_class.h"
+#include "tools/text.h"
 #include "grading/core/atomic_file.h"
 #include "grading/core/checks.h"
 #include "grading/core/isolation.h"
@@ -36,7 +37,7 @@ uint64_t class_seed(const Options& o) {
   const std::string path = o.out + "/class-seed";
   uint64_t seed = o.seed >= 0 ? uint64_t(o.seed) : 0;
   if (o.seed < 0) {
-    std::istringstream kept(read_text(path));
+    std::istringstream kept(tools::read_text(path));
     if (!(kept >> seed)) seed = std::random_device{}() % 1000000000;
   }
   if (!grade::write_atomically(path, std::to_string(seed) + "\n")) cannot_run("cannot write " + path);
@@ -141,7 +142,7 @@ Class make_class(const Options& o) {
   if (c.backend == "gpu") c.counts = counts;
   c.grader = fs::path(fs::read_symlink("/proc/self/exe")).parent_path().string() + "/grade";
   if (access(c.grader.c_str(), X_OK) != 0) cannot_run("no grader at " + c.grader + " (make build/host/grade)");
-  const std::string rubric = read_text(o.rubric);
+  const std::string rubric = tools::read_text(o.rubric);
   if (rubric.empty()) cannot_run("cannot read the rubric " + o.rubric);
   std::string error;
   if (!grade::read_rubric(o.rubric, table_labs(), &c.rubric, &error)) cannot_run(error);

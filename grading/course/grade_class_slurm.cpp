@@ -19,6 +19,7 @@
 #include "grading/course/class/hash.h"
 #include "grading/course/class/slurm.h"
 #include "grading/course/grade_class.h"
+#include "tools/text.h"
 #include "grading/core/atomic_file.h"
 
 namespace class_grading {
@@ -177,7 +178,7 @@ void leave_statuses(const Class& c, const std::vector<grade::GradebookRow>& rows
 std::vector<grade::GradebookRow> merged_rows(const Class& c, const std::vector<grade::Student>& students) {
   const std::string dir = slurm_dir(c.o);
   std::string array;
-  std::istringstream(read_text(dir + "/job")) >> array;
+  std::istringstream(tools::read_text(dir + "/job")) >> array;
   std::map<std::string, std::string> task_of;  // slug -> "12_3"
   std::error_code ec;
   for (fs::directory_iterator it(dir + "/tasks", ec), end; !ec && it != end; it.increment(ec)) {
@@ -188,7 +189,7 @@ std::vector<grade::GradebookRow> merged_rows(const Class& c, const std::vector<g
   for (const grade::Student& s : students) {
     Standing st = standing(c, s);
     if (!st.done && !st.root.empty()) {
-      const std::string why = read_text(st.dir + "/slurm-status");
+      const std::string why = tools::read_text(st.dir + "/slurm-status");
       const auto task = task_of.find(s.slug);
       st.row.status = !why.empty()             ? why
                       : task == task_of.end() ? "not graded: handed in after the Slurm jobs were submitted (run the same command again)"
