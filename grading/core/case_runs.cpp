@@ -252,9 +252,10 @@ Cases repeat_cases(const Cases& from) {
   Cases out = from;
   const size_t n = from.cases.size();
   for (lab::ServeCase& c : out.cases) c.id += int(n);
-  // Each input file again under its twin's id: "3.in0" as "(n + 3).in0".
-  const tools::RunResult cp = tools::run_command(
-      {"sh", "-c", "cd \"$0\" && for f in *.in*; do cp \"$f\" \"$(( ${f%%.*} + $1 )).${f#*.}\" || exit 1; done", from.dir, std::to_string(n)});
+  // Each input file again under its twin's id: "3.in0" as "<n + 3>.in0".
+  const char* script = "cd \"$0\" && for f in *.in*; do [ -e \"$f\" ] || continue; "
+                       "cp \"$f\" \"$(( ${f%%.*} + $1 )).${f#*.}\" || exit 1; done";
+  const tools::RunResult cp = tools::run_command({"sh", "-c", script, from.dir, std::to_string(n)});
   if (!cp.exited(0)) throw CannotGrade("cannot copy the cases in " + from.dir + ": " + cp.describe() + "\n" + cp.output);
   return out;
 }
@@ -391,8 +392,10 @@ class TimedCaseWatch {
 
 // One try of serve_pass, its runs at GPU place USE. When TWINS is not 0, case i + TWINS is case i
 // run again (serve_twice), LIMITS.total is both passes' time and the first runs have half of it,
-// as a pass of their own; a case stopped here has its twin dropped from the runs to come: it would
-// only fail or hang again. Long because it is one loop, a run of the program each round, whose
+// as a pass of their own; a case whose program died, hung or ran out of time there has its twin
+// dropped from the runs to come: it would only do so again. (A first shape late from its
+// program's start is found with its twin already in the running program's list: that twin runs,
+// and does not count.) Long because it is one loop, a run of the program each round, whose
 // callbacks (started, advance, stop_early) share the case being run, when it started and the
 // pass's clock: helpers would each have to be handed all three.
 Pass serve_pass_once(const Context& ctx, const Program& program, const Cases& cases, std::vector<size_t> which,
@@ -428,7 +431,8 @@ Pass serve_pass_once(const Context& ctx, const Program& program, const Cases& ca
       clock.started(pid);
       case_start = clock.now();
     };
-    bool too_slow = false, out_of_time = false, slow_start = false, late = false;
+    bool too_slow = false, out_of_time = false, slow_start = false, late = false, late_error = false;
+    size_t stopped_at = which.size();  // the case at which stop_early stopped the run, if it did
     // Moves past every case whose result is there, timing each from the end of the one before.
     // A run's first shape late from its program's start (PassClock::first_shape_late) fails, its
     // result unread.
@@ -443,6 +447,7 @@ Pass serve_pass_once(const Context& ctx, const Program& program, const Cases& ca
           pass.stopped[i] = fmt("timed out after %.1f s on this shape, its program's start included (its limit: ",
                                 clock.since_start()) +
                             limits.basis + ")";
+          late_error = has_error(cases.result_path(i));  // (a CUDA error there ended the run on purpose)
           forget_result(cases, i);
           pass.seconds[i] = -1;
           late = true;
@@ -462,6 +467,7 @@ Pass serve_pass_once(const Context& ctx, const Program& program, const Cases& ca
       const double now = clock.now();
       too_slow = current < which.size() && now - case_start > limits.per_case[which[current]];
       out_of_time = now >= deadline(current);
+      if (too_slow || out_of_time) stopped_at = current;
       return too_slow || out_of_time;
     };
     control.started = started;
@@ -479,10 +485,12 @@ Pass serve_pass_once(const Context& ctx, const Program& program, const Cases& ca
     pass.may_be_others = pass.may_be_others || late;
     if (current == which.size()) break;
     // A case that ends in a CUDA error ends the process on purpose: go on from the next one.
-    const bool sticky = current > next && has_error(cases.result_path(which[current - 1]));
+    const bool sticky = current > next && (has_error(cases.result_path(which[current - 1])) || late_error);
     pass.may_be_others = pass.may_be_others || too_slow || out_of_time || slow_start || may_be_others(r) ||
                          (sticky && says_out_of_memory(tools::read_text(cases.result_path(which[current - 1]))));
-    if (!sticky) {
+    // Stopped at a case that then finished (its result came between the look and the kill): the
+    // case after it is not to blame, and goes on in a fresh process, with the time it has.
+    if (!sticky && stopped_at >= current) {
       const size_t i = which[current];
       pass.stopped[i] = slow_start ? fmt("timed out before this shape: its GPU was not ready after %.0f s (the least time any "
                                          "program gets to start)", kStartLimitGpu)

@@ -139,8 +139,10 @@ Pass serve_pass(const Context& ctx, const Program& program, const Cases& cases, 
 
 // Two passes over the cases WHICH in one process, each with LIMITS (the second's time for all
 // shapes, from the first's end, gets what the first left too): CASES's, then AGAIN's (CASES
-// repeated: repeat_cases), the second only for the cases the first did not stop (a crash or a hang
-// of one shape costs one run of the program, not two). What serve_pass would leave of each pass.
+// repeated: repeat_cases), the second without the cases whose program died, hung or ran out of
+// time in the first (a crash or a hang of one shape costs one run of the program, not two; a
+// shape that ended in a CUDA error finished, and runs again, as in two processes). What
+// serve_pass would leave of each pass (a case the second does not run: no result, no reason).
 // On a GPU the second pass is the same program run again on the same inputs, for a race to show;
 // in one process it saves a CUDA context's start, a third of a second of the machine's CPU.
 std::pair<Pass, Pass> serve_twice(const Context& ctx, const Program& program, const Cases& cases, const Cases& again,

@@ -176,10 +176,12 @@ bool beyond_rounding(const CaseVerdict& v, const CaseVerdict& w) {
 // changes between the first two is the mark of a race. The later passes run only the shapes the
 // first one finished.
 struct Passes {
-  Cases again, watched_cases;        // the second and the watched pass's copies of the cases
+  Cases again, watched_cases;        // the second pass's cases (a copy; on a GPU in the first's
+                                     // folder: repeat_cases) and the watched pass's copy
   Pass first, second, watched;
   std::vector<size_t> second_shapes, watched_shapes;  // the shapes the second and the watched pass ran
-  double spent_first = 0, spent_second = 0, spent_watched = 0;  // of each pass's time for all shapes
+  // Of each pass's time for all shapes, over the CPU backend's two groups (a GPU has one).
+  double spent_first = 0, spent_second = 0, spent_watched = 0;
 };
 
 // The cases of PART's run put into WHOLE, a pass over more shapes.
@@ -197,8 +199,10 @@ bool runs_watched_pass(const Context& ctx, const LabPrograms& programs) { return
 
 // Whether the first two passes run in one process (serve_twice): on a GPU, where the second is the
 // first again. The CPU backend's differ in thread order, which its programs read at their start.
-// (A launcher that kept its outputs by shape could give the second run the first's: the race it
-// would hide then fails the first run as often, and compute-sanitizer's racecheck runs apart.)
+// In one process a launcher that kept its outputs (by shape, by call) can hand the second run the
+// first's: a race then fails the first run as often as before, but has no second chance to show,
+// and the hint that the runs differ is gone. What a GPU's grading has besides: racecheck's runs
+// (safety) of shared memory, each a process of its own on the safety and race shapes.
 bool passes_together(const Context& ctx) { return ctx.backend == "gpu"; }
 
 Passes start_passes(const Context& ctx, const LabRubric& lab, const LabPrograms& programs, const Cases& cases) {
