@@ -102,7 +102,7 @@ std::string copy_by_content(const std::string& file, const std::string& dir, con
   const std::string text = read_all(file, &ok);
   std::error_code ec;
   fs::create_directories(dir, ec);
-  std::string incoming = dir + "/incoming-XXXXXX";
+  std::string incoming = dir + "/incoming-" + std::string(6, 'X');  // mkstemp's template: six X's it replaces
   const int fd = ok && !ec ? mkstemp(incoming.data()) : -1;
   if (fd < 0) {
     *error = ok ? "cannot write a private copy in " + dir : "cannot read " + file;
